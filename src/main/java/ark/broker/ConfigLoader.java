@@ -1,0 +1,118 @@
+package ark.broker;
+
+import io.vertx.config.ConfigRetriever;
+import io.vertx.config.ConfigRetrieverOptions;
+import io.vertx.config.ConfigStoreOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+
+/**
+ * Reads the configuration: {@code conf/broker.json} (from the working directory if there is one,
+ * else the copy inside the jar, or the file {@code ARK_BROKER_CONFIG} names), then environment
+ * variables. Every key has an environment name, its path in upper snake case ({@code http.port} is
+ * {@code HTTP_PORT}, {@code store.dataDir} is {@code STORE_DATA_DIR}); Ark's own names {@code PORT},
+ * {@code MCP_PORT} and {@code HOST} work too, below the specific names.
+ */
+public final class ConfigLoader {
+  public static final String CONFIG_FILE_VARIABLE = "ARK_BROKER_CONFIG";
+  public static final Map<String, String> ARK_ALIASES = Map.of(
+      "PORT", "http.port",
+      "MCP_PORT", "mcp.port",
+      "HOST", "http.host");
+
+  private ConfigLoader() {
+  }
+
+  public static Future<JsonObject> load(Vertx vertx, Map<String, String> environment) {
+    // A relative path is looked up in the working directory first, then inside the jar.
+    String file = environment.getOrDefault(CONFIG_FILE_VARIABLE, "conf/broker.json");
+    ConfigStoreOptions fileStore = new ConfigStoreOptions().setType("file").setFormat("json")
+        .setConfig(new JsonObject().put("path", file));
+    ConfigRetriever retriever = ConfigRetriever.create(vertx, new ConfigRetrieverOptions()
+        .setIncludeDefaultStores(false).addStore(fileStore));
+    return retriever.getConfig()
+        .eventually(retriever::close)
+        .map(defaults -> applyEnvironment(defaults, environment));
+  }
+
+  /** Overrides every leaf of {@code config} that has an environment variable; types follow the defaults. */
+  public static JsonObject applyEnvironment(JsonObject config, Map<String, String> environment) {
+    JsonObject result = config.copy();
+    ARK_ALIASES.forEach((alias, path) -> {
+      if (environment.containsKey(alias)) {
+        override(result, path, alias, environment.get(alias));
+      }
+    });
+    overrideLeaves(result, "", environment);
+    return result;
+  }
+
+  /** The environment variable that overrides a key path such as {@code store.dataDir}. */
+  public static String environmentName(String path) {
+    return path.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase();
+  }
+
+  private static void overrideLeaves(JsonObject node, String prefix, Map<String, String> environment) {
+    for (String key : node.fieldNames()) {
+      String path = prefix + key;
+      Object value = node.getValue(key);
+      if (value instanceof JsonObject child) {
+        overrideLeaves(child, path + ".", environment);
+      } else {
+        String variable = environmentName(path);
+        if (environment.containsKey(variable)) {
+          override(node, key, variable, environment.get(variable), value);
+        }
+      }
+    }
+  }
+
+  private static void override(JsonObject root, String path, String variable, String text) {
+    String[] parts = path.split("\\.");
+    JsonObject node = root;
+    for (int i = 0; i < parts.length - 1; i++) {
+      node = node.getJsonObject(parts[i]);
+      if (node == null) {
+        return;
+      }
+    }
+    String key = parts[parts.length - 1];
+    override(node, key, variable, text, node.getValue(key));
+  }
+
+  private static void override(JsonObject node, String key, String variable, String text, Object current) {
+    try {
+      Object value;
+      if (current instanceof Integer) {
+        value = Integer.parseInt(text.trim());
+      } else if (current instanceof Long || current instanceof Double) {
+        value = current instanceof Long ? Long.parseLong(text.trim()) : Double.parseDouble(text.trim());
+      } else if (current instanceof Boolean) {
+        value = parseBoolean(text.trim());
+      } else if (current instanceof JsonArray) {
+        value = text.isBlank() ? new JsonArray() : new JsonArray(java.util.Arrays.stream(text.split(","))
+            .map(String::trim).toList());
+      } else {
+        value = text;
+      }
+      node.put(key, value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Environment variable " + variable + "='" + text + "' is not a valid "
+          + current.getClass().getSimpleName().replace("Json", "").toLowerCase(), e);
+    }
+  }
+
+  private static boolean parseBoolean(String text) {
+    if (text.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (text.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException("not true or false");
+  }
+}

@@ -1,0 +1,90 @@
+package ark.broker;
+
+import ark.broker.bus.BusCodecs;
+import ark.broker.http.HttpSettings;
+import ark.broker.http.HttpVerticle;
+import ark.broker.log.FileEventLog;
+import ark.broker.store.StoreSettings;
+import ark.broker.store.StoreVerticle;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Starts the broker: reads the configuration and deploys every room. The only class that knows them all. */
+public final class Main {
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  private Main() {
+  }
+
+  /** What a started broker exposes to its caller (the process, or a test). */
+  public record RunningBroker(int httpPort) {
+  }
+
+  public static void main(String[] args) {
+    Vertx vertx = Vertx.vertx();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      vertx.close().onComplete(done -> stopped.countDown());
+      try {
+        stopped.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "ark-broker-shutdown"));
+    ConfigLoader.load(vertx, System.getenv())
+        .compose(config -> start(vertx, config))
+        .onFailure(failure -> {
+          LOG.error("Ark Broker failed to start: {}", failure.getMessage(), failure);
+          System.exit(1);
+        });
+  }
+
+  public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
+    BusCodecs.register(vertx.eventBus());
+    vertx.exceptionHandler(failure -> LOG.error("Unexpected failure on a Vert.x thread", failure));
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(meters);
+    new JvmGcMetrics().bindTo(meters);
+    new ProcessorMetrics().bindTo(meters);
+
+    JsonObject store = config.getJsonObject("store");
+    Path dataDir = Path.of(store.getString("dataDir"));
+    FileEventLog log = new FileEventLog(vertx, dataDir.resolve("questions"), store.getBoolean("fsync", true));
+    Future<String> storeDeployed = vertx.deployVerticle(
+        new StoreVerticle(log, Clock.systemUTC(), meters, StoreSettings.from(store)));
+
+    JsonObject http = config.getJsonObject("http");
+    HttpSettings httpSettings = HttpSettings.from(http);
+    int instances = http.getInteger("instances", 0) > 0 ? http.getInteger("instances")
+        : Runtime.getRuntime().availableProcessors();
+    List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
+    Future<String> httpDeployed = vertx.deployVerticle(() -> {
+      HttpVerticle verticle = new HttpVerticle(httpSettings, meters);
+      httpVerticles.add(verticle);
+      return verticle;
+    }, new DeploymentOptions().setInstances(instances));
+
+    return Future.all(storeDeployed, httpDeployed).map(deployed -> {
+      LOG.info("Ark Broker started: data in {}, REST on {}:{}", dataDir.toAbsolutePath().normalize(),
+          httpSettings.host(), httpVerticles.get(0).port());
+      return new RunningBroker(httpVerticles.get(0).port());
+    });
+  }
+}

@@ -1,0 +1,30 @@
+package ark.broker.bus;
+
+/**
+ * Every event-bus address in the broker. Requests go to the store, which replies; changes are
+ * published by the store for whoever listens.
+ */
+public final class Addresses {
+  /** {@link Messages.CreateQuestion} -> {@link Messages.Created}. */
+  public static final String QUESTIONS_CREATE = "questions.create";
+  /** {@link Messages.AnswerQuestion} -> the answered question. */
+  public static final String QUESTIONS_ANSWER = "questions.answer";
+  /** {@link Messages.CancelQuestion} -> the cancelled question. */
+  public static final String QUESTIONS_CANCEL = "questions.cancel";
+  /** {@link Messages.GetQuestion} -> the question. */
+  public static final String QUESTIONS_GET = "questions.get";
+  /** {@link Messages.ListQuestions} -> a page of questions. */
+  public static final String QUESTIONS_LIST = "questions.list";
+  /** {@link Messages.ChangesSince} -> {@link Messages.Changes}, or failure {@link Failures#GONE}. */
+  public static final String QUESTIONS_HISTORY = "questions.history";
+  /** Published {@link Messages.QuestionChange}, in log order, after the change is durable. */
+  public static final String QUESTIONS_CHANGED = "questions.changed";
+  /** Any body -> {@link Messages.StoreStatus}; no handler means the store has not finished replaying. */
+  public static final String STORE_STATUS = "store.status";
+
+  /** Delivery header carrying the HTTP or MCP request id, so every room logs the same id. */
+  public static final String REQUEST_ID_HEADER = "requestId";
+
+  private Addresses() {
+  }
+}

@@ -1,0 +1,50 @@
+package ark.broker.bus;
+
+import ark.broker.question.EventType;
+import ark.broker.question.NewQuestion;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionFilter;
+
+import java.util.List;
+
+/** The bodies sent over the event bus. All immutable, so they pass between verticles by reference. */
+public final class Messages {
+  private Messages() {
+  }
+
+  public record CreateQuestion(NewQuestion request) {
+  }
+
+  /** @param created false when the request named a question that already existed (idempotent replay) */
+  public record Created(Question question, boolean created) {
+  }
+
+  public record AnswerQuestion(String id, String response, String answeredBy) {
+  }
+
+  public record CancelQuestion(String id) {
+  }
+
+  public record GetQuestion(String id) {
+  }
+
+  public record ListQuestions(QuestionFilter filter, int limit, String continueToken) {
+  }
+
+  /** Every change after position {@code after}, in order; fails with GONE when they are no longer retained. */
+  public record ChangesSince(long after) {
+  }
+
+  public record Changes(List<QuestionChange> changes) {
+  }
+
+  /** One applied change; {@code question.resourceVersion()} is its position in the log. */
+  public record QuestionChange(EventType type, Question question) {
+    public long position() {
+      return question.version();
+    }
+  }
+
+  public record StoreStatus(boolean ready, long position, int questions) {
+  }
+}

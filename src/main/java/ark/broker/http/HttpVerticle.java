@@ -1,0 +1,83 @@
+package ark.broker.http;
+
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Messages.StoreStatus;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST and SSE surface on port 8080: questions for people and dashboards, plus health, readiness
+ * and metrics for operators. Reaches state only through the store on the event bus.
+ */
+public final class HttpVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpVerticle.class);
+
+  private final HttpSettings settings;
+  private final PrometheusMeterRegistry meters;
+  private WatchHub hub;
+  private HttpServer server;
+
+  public HttpVerticle(HttpSettings settings, PrometheusMeterRegistry meters) {
+    this.settings = settings;
+    this.meters = meters;
+  }
+
+  @Override
+  public Future<?> start() {
+    hub = new WatchHub(vertx);
+    QuestionRoutes questions = new QuestionRoutes(vertx.eventBus(), hub, settings.storeTimeoutMillis());
+    Router router = Router.router(vertx);
+    router.route().handler(new RequestLog(meters));
+    router.route().method(HttpMethod.POST).method(HttpMethod.PATCH)
+        .handler(BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes()));
+    router.get("/healthz").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
+    router.get("/readyz").handler(this::ready);
+    router.get("/metrics").handler(ctx -> ctx.response()
+        .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        .end(meters.scrape()));
+    router.get("/questions").handler(questions::list);
+    router.post("/questions").handler(questions::create);
+    router.get("/questions/:id").handler(questions::get);
+    router.patch("/questions/:id").handler(questions::answer);
+    router.delete("/questions/:id").handler(questions::cancel);
+    router.route().failureHandler(ErrorResponses::handle);
+    for (int status : new int[] {404, 405, 413, 415, 500}) {
+      router.errorHandler(status, ErrorResponses::handle);
+    }
+    return hub.start(settings.heartbeatSeconds())
+        .compose(flowing -> vertx.createHttpServer().requestHandler(router).listen(settings.port(), settings.host()))
+        .onSuccess(listening -> {
+          server = listening;
+          LOG.info("REST API listening on http://{}:{}", settings.host(), listening.actualPort());
+        });
+  }
+
+  /** The port it listens on (the configured one, or the one the system chose for port 0). */
+  public int port() {
+    return server.actualPort();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return hub.stop();
+  }
+
+  private void ready(RoutingContext ctx) {
+    vertx.eventBus().<StoreStatus>request(Addresses.STORE_STATUS, "", new DeliveryOptions().setSendTimeout(2000))
+        .onSuccess(reply -> ctx.json(new JsonObject()
+            .put("status", "ready")
+            .put("resourceVersion", Long.toString(reply.body().position()))
+            .put("questions", reply.body().questions())))
+        .onFailure(notYet -> ErrorResponses.send(ctx, 503, "not ready: the store is still replaying its event log"));
+  }
+}

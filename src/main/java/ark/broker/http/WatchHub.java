@@ -1,0 +1,86 @@
+package ark.broker.http;
+
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Messages.QuestionChange;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.MessageConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Fans the store's changes out to this verticle's open watch streams: one event-bus consumer however
+ * many watchers, each change encoded once, idle streams kept alive by heartbeats.
+ */
+final class WatchHub {
+  private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
+
+  private final Vertx vertx;
+  private final Set<Watcher> watchers = new LinkedHashSet<>();
+  private MessageConsumer<QuestionChange> consumer;
+  private long heartbeatTimer;
+
+  WatchHub(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /** Completes once changes flow, so a watcher added afterwards misses none published after its history. */
+  Future<Void> start(long heartbeatSeconds) {
+    consumer = vertx.eventBus().localConsumer(Addresses.QUESTIONS_CHANGED, message -> broadcast(message.body()));
+    heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000, id -> forEach(watcher -> watcher.write(SseFrames.HEARTBEAT)));
+    return consumer.completion();
+  }
+
+  Future<Void> stop() {
+    vertx.cancelTimer(heartbeatTimer);
+    return consumer.unregister();
+  }
+
+  void add(Watcher watcher) {
+    watchers.add(watcher);
+  }
+
+  void remove(Watcher watcher) {
+    watchers.remove(watcher);
+  }
+
+  int size() {
+    return watchers.size();
+  }
+
+  private void broadcast(QuestionChange change) {
+    Buffer[] encoded = new Buffer[1];
+    Function<QuestionChange, Buffer> frame = c -> {
+      if (encoded[0] == null) {
+        encoded[0] = SseFrames.change(c);
+      }
+      return encoded[0];
+    };
+    forEach(watcher -> watcher.offer(change, frame));
+  }
+
+  private void forEach(java.util.function.Consumer<Watcher> action) {
+    List<Watcher> behind = null;
+    for (Watcher watcher : watchers) {
+      action.accept(watcher);
+      if (watcher.isBehind()) {
+        behind = behind == null ? new ArrayList<>() : behind;
+        behind.add(watcher);
+      }
+    }
+    if (behind != null) {
+      for (Watcher watcher : behind) {
+        watchers.remove(watcher);
+        watcher.end(SseFrames.opening("closing: this client reads too slowly; reconnect with Last-Event-ID", 1000));
+      }
+      LOG.warn("Closed {} watch streams that read too slowly to keep up; they resume from their last event id", behind.size());
+    }
+  }
+}

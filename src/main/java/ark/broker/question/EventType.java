@@ -1,0 +1,33 @@
+package ark.broker.question;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** What happened to a question; the wire names are the SSE event names of the REST watch. */
+public enum EventType {
+  CREATED("question_created"),
+  ANSWERED("question_answered"),
+  CANCELLED("question_cancelled"),
+  EXPIRED("question_expired"),
+  DELIVERED("question_delivered");
+
+  private final String wireName;
+
+  EventType(String wireName) {
+    this.wireName = wireName;
+  }
+
+  @JsonValue
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The event that leaves a question in its current status, for restating state in a snapshot. */
+  public static EventType leadingTo(QuestionStatus status) {
+    return switch (status) {
+      case PENDING -> CREATED;
+      case ANSWERED -> ANSWERED;
+      case CANCELLED -> CANCELLED;
+      case EXPIRED -> EXPIRED;
+    };
+  }
+}

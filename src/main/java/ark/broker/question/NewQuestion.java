@@ -1,0 +1,99 @@
+package ark.broker.question;
+
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What an asker wants to ask, already checked: every instance is valid, whichever surface made it.
+ * Expiry is either absolute ({@code expiresAt}) or relative ({@code ttlSeconds}, counted from creation).
+ */
+public record NewQuestion(
+    String sender,
+    String recipient,
+    List<String> channels,
+    String content,
+    String context,
+    List<String> options,
+    Priority priority,
+    boolean blocking,
+    Instant expiresAt,
+    Long ttlSeconds,
+    QueryRef query,
+    String toolCallId,
+    String idempotencyKey) {
+
+  private static final Pattern CHANNEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:#/-]{0,99}");
+  private static final Pattern KEY = Pattern.compile("[\\x21-\\x7E]{1," + Limits.SHORT_TEXT + "}");
+
+  public NewQuestion {
+    ArkUri.require("recipient", recipient);
+    if (sender != null) {
+      ArkUri.require("sender", sender);
+    }
+    content = requireText("content", content, Limits.TEXT, true);
+    context = requireText("context", context, Limits.TEXT, false);
+    channels = channels == null ? List.of() : List.copyOf(channels);
+    if (channels.size() > Limits.CHANNELS) {
+      throw new InvalidQuestionException("channels may name at most " + Limits.CHANNELS + " channels");
+    }
+    for (String channel : channels) {
+      if (channel == null || !CHANNEL.matcher(channel).matches()) {
+        throw new InvalidQuestionException("channels must be names such as \"slack\" or \"github\", not '" + channel + "'");
+      }
+    }
+    if (options != null) {
+      options = List.copyOf(options);
+      if (options.isEmpty() || options.size() > Limits.OPTIONS) {
+        throw new InvalidQuestionException("options must list between 1 and " + Limits.OPTIONS + " answers");
+      }
+      for (String option : options) {
+        requireText("each option", option, Limits.SHORT_TEXT, true);
+      }
+      if (new HashSet<>(options).size() != options.size()) {
+        throw new InvalidQuestionException("options must not repeat an answer");
+      }
+    }
+    priority = priority == null ? Priority.MEDIUM : priority;
+    if (expiresAt != null && ttlSeconds != null) {
+      throw new InvalidQuestionException("give either expiresAt or ttlSeconds, not both");
+    }
+    if (ttlSeconds != null && (ttlSeconds < 1 || ttlSeconds > Limits.MAX_TTL_SECONDS)) {
+      throw new InvalidQuestionException("ttlSeconds must be between 1 and " + Limits.MAX_TTL_SECONDS);
+    }
+    if (toolCallId != null && !KEY.matcher(toolCallId).matches()) {
+      throw new InvalidQuestionException("toolCallId must be 1 to " + Limits.SHORT_TEXT + " visible ASCII characters");
+    }
+    if (idempotencyKey != null && !KEY.matcher(idempotencyKey).matches()) {
+      throw new InvalidQuestionException("idempotencyKey must be 1 to " + Limits.SHORT_TEXT + " visible ASCII characters");
+    }
+  }
+
+  /** The pending question this request creates under {@code id} (see {@link QuestionIds#forRequest}). */
+  public Question toQuestion(String id, Instant now) {
+    Instant expiry = ttlSeconds != null ? now.plusSeconds(ttlSeconds) : expiresAt;
+    if (expiry != null && !expiry.isAfter(now)) {
+      throw new InvalidQuestionException("expiresAt must be in the future");
+    }
+    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
+        QuestionStatus.PENDING, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
+        List.of(), null);
+  }
+
+  private static String requireText(String field, String value, int max, boolean required) {
+    if (value == null) {
+      if (required) {
+        throw new InvalidQuestionException(field + " is required");
+      }
+      return null;
+    }
+    if (required && value.isBlank()) {
+      throw new InvalidQuestionException(field + " must not be empty");
+    }
+    if (value.length() > max) {
+      throw new InvalidQuestionException(field + " is longer than " + max + " characters");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,23 @@
+package ark.broker.question;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+/** The one JSON mapping of the domain: the log, the REST API and MCP all write questions this way. */
+public final class QuestionJson {
+  public static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+      // Records written by a newer broker version stay readable by an older replica during an upgrade.
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .build();
+
+  private QuestionJson() {
+  }
+}

@@ -1,0 +1,139 @@
+package ark.broker.question;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads untrusted JSON (a REST body or MCP tool arguments) into domain requests. Every mistake is
+ * named precisely: a field of the wrong type, an unknown field (usually a typo), a missing field.
+ */
+public final class QuestionRequests {
+  public static final Set<String> CREATE_FIELDS = Set.of("sender", "recipient", "channels", "content",
+      "context", "options", "priority", "blocking", "expiresAt", "ttlSeconds", "query", "toolCallId",
+      "idempotencyKey");
+  private static final Set<String> ANSWER_FIELDS = Set.of("response", "answeredBy");
+  private static final Set<String> QUERY_FIELDS = Set.of("namespace", "name");
+
+  private QuestionRequests() {
+  }
+
+  public static NewQuestion create(JsonNode body) {
+    requireObject("request body", body, CREATE_FIELDS);
+    return new NewQuestion(
+        text(body, "sender"),
+        text(body, "recipient"),
+        textList(body, "channels"),
+        text(body, "content"),
+        text(body, "context"),
+        textList(body, "options"),
+        body.has("priority") ? Priority.parse(text(body, "priority")) : null,
+        bool(body, "blocking", true),
+        instant(body, "expiresAt"),
+        wholeNumber(body, "ttlSeconds"),
+        query(body.get("query")),
+        text(body, "toolCallId"),
+        text(body, "idempotencyKey"));
+  }
+
+  public static Answer answer(JsonNode body) {
+    requireObject("request body", body, ANSWER_FIELDS);
+    String response = text(body, "response");
+    if (response == null) {
+      throw new InvalidQuestionException("response is required");
+    }
+    return new Answer(response, text(body, "answeredBy"));
+  }
+
+  /** A person's answer to a question, before it is checked against the question's options. */
+  public record Answer(String response, String answeredBy) {
+  }
+
+  static void requireObject(String what, JsonNode node, Set<String> allowed) {
+    if (node == null || !node.isObject()) {
+      throw new InvalidQuestionException(what + " must be a JSON object");
+    }
+    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw new InvalidQuestionException("unknown field '" + name + "' in " + what + "; allowed: " + allowed.stream().sorted().toList());
+      }
+    }
+  }
+
+  private static QueryRef query(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    requireObject("query", node, QUERY_FIELDS);
+    return new QueryRef(text(node, "namespace"), text(node, "name"));
+  }
+
+  private static String text(JsonNode parent, String field) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual()) {
+      throw new InvalidQuestionException(field + " must be a string");
+    }
+    return node.textValue();
+  }
+
+  private static List<String> textList(JsonNode parent, String field) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isArray()) {
+      throw new InvalidQuestionException(field + " must be an array of strings");
+    }
+    List<String> values = new ArrayList<>(node.size());
+    for (JsonNode element : node) {
+      if (!element.isTextual()) {
+        throw new InvalidQuestionException(field + " must be an array of strings");
+      }
+      values.add(element.textValue());
+    }
+    return values;
+  }
+
+  private static boolean bool(JsonNode parent, String field, boolean fallback) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isBoolean()) {
+      throw new InvalidQuestionException(field + " must be true or false");
+    }
+    return node.booleanValue();
+  }
+
+  private static Long wholeNumber(JsonNode parent, String field) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+      throw new InvalidQuestionException(field + " must be a whole number");
+    }
+    return node.longValue();
+  }
+
+  private static Instant instant(JsonNode parent, String field) {
+    String value = text(parent, field);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (DateTimeParseException e) {
+      throw new InvalidQuestionException(field + " must be an ISO-8601 instant such as 2030-01-31T12:00:00Z");
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package ark.broker.question;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Every question as the log says it is, built by applying the log's events in order. Applying is
+ * deterministic, so every replica that applies the same log agrees on every question, including on
+ * which of two racing writes won. Not thread-safe: one owner applies and reads.
+ */
+public final class QuestionView {
+  private final Map<String, Question> byId = new HashMap<>();
+  private final NavigableMap<ListOrder, Question> inListOrder = new TreeMap<>();
+  private final TreeSet<Deadline> deadlines = new TreeSet<>();
+  private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
+  private long position;
+
+  public QuestionView() {
+    for (QuestionStatus status : QuestionStatus.values()) {
+      countByStatus.put(status, 0L);
+    }
+  }
+
+  /** What applying one event did. */
+  public enum Outcome {
+    /** The event changed the view. */
+    APPLIED,
+    /** A create for a question that already exists: the request was asked before. */
+    ALREADY_EXISTS,
+    /** The event was based on a state that another write changed first; it was ignored. */
+    SUPERSEDED
+  }
+
+  /** @param current the question after the event (or as it stays, when the event was not applied) */
+  public record Result(Outcome outcome, Question current) {
+  }
+
+  public Result apply(QuestionEvent event, long eventPosition) {
+    position = Math.max(position, eventPosition);
+    Question existing = byId.get(event.question().id());
+    if (existing != null) {
+      if (event.type() == EventType.CREATED) {
+        return new Result(Outcome.ALREADY_EXISTS, existing);
+      }
+      if (event.expectedVersion() == null || event.expectedVersion() != existing.version()) {
+        return new Result(Outcome.SUPERSEDED, existing);
+      }
+    }
+    // A change to a question this view does not know restates it: the log was compacted or snapshotted
+    // and no longer holds the records before it.
+    Question applied = event.question().withResourceVersion(eventPosition);
+    replace(existing, applied);
+    return new Result(Outcome.APPLIED, applied);
+  }
+
+  public Question get(String id) {
+    return byId.get(id);
+  }
+
+  public Question require(String id) {
+    Question question = byId.get(id);
+    if (question == null) {
+      throw new QuestionNotFoundException(id);
+    }
+    return question;
+  }
+
+  /** Position of the newest event applied: the resourceVersion of the view as a whole. */
+  public long position() {
+    return position;
+  }
+
+  public int size() {
+    return byId.size();
+  }
+
+  public long count(QuestionStatus status) {
+    return countByStatus.get(status);
+  }
+
+  public Collection<Question> all() {
+    return byId.values();
+  }
+
+  /** Questions in the order they were created (oldest first), {@code limit} at a time. */
+  public QuestionPage list(QuestionFilter filter, int limit, String continueToken) {
+    NavigableMap<ListOrder, Question> rest =
+        continueToken == null ? inListOrder : inListOrder.tailMap(ListOrder.decode(continueToken), false);
+    List<Question> items = new ArrayList<>(Math.min(limit, 256));
+    ListOrder last = null;
+    String next = null;
+    for (Map.Entry<ListOrder, Question> entry : rest.entrySet()) {
+      if (!filter.matches(entry.getValue())) {
+        continue;
+      }
+      if (items.size() == limit) {
+        next = last.encode();
+        break;
+      }
+      items.add(entry.getValue());
+      last = entry.getKey();
+    }
+    return new QuestionPage(Long.toString(position), items, next);
+  }
+
+  /** Pending questions whose expiry has come, soonest first. */
+  public List<Question> dueToExpire(Instant now, int max) {
+    List<Question> due = new ArrayList<>();
+    for (Deadline deadline : deadlines) {
+      if (deadline.at.isAfter(now) || due.size() == max) {
+        break;
+      }
+      due.add(byId.get(deadline.id));
+    }
+    return due;
+  }
+
+  private void replace(Question before, Question after) {
+    if (before != null) {
+      countByStatus.merge(before.status(), -1L, Long::sum);
+      if (before.isPending() && before.expiresAt() != null) {
+        deadlines.remove(new Deadline(before.expiresAt(), before.id()));
+      }
+    }
+    byId.put(after.id(), after);
+    inListOrder.put(new ListOrder(after.createdAt(), after.id()), after);
+    countByStatus.merge(after.status(), 1L, Long::sum);
+    if (after.isPending() && after.expiresAt() != null) {
+      deadlines.add(new Deadline(after.expiresAt(), after.id()));
+    }
+  }
+
+  private record Deadline(Instant at, String id) implements Comparable<Deadline> {
+    @Override
+    public int compareTo(Deadline other) {
+      int byTime = at.compareTo(other.at);
+      return byTime != 0 ? byTime : id.compareTo(other.id);
+    }
+  }
+
+  /** Creation time, then id: stable on every replica, so a continue token means the same everywhere. */
+  private record ListOrder(Instant createdAt, String id) implements Comparable<ListOrder> {
+    @Override
+    public int compareTo(ListOrder other) {
+      int byTime = createdAt.compareTo(other.createdAt);
+      return byTime != 0 ? byTime : id.compareTo(other.id);
+    }
+
+    String encode() {
+      String plain = createdAt + "\n" + id;
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static ListOrder decode(String token) {
+      try {
+        String plain = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        int newline = plain.indexOf('\n');
+        return new ListOrder(Instant.parse(plain.substring(0, newline)), plain.substring(newline + 1));
+      } catch (RuntimeException e) {
+        throw new InvalidQuestionException("continue must be a token from a previous page of this list");
+      }
+    }
+  }
+}
