@@ -89,8 +89,10 @@ public final class ConfigLoader {
       Object value;
       if (current instanceof Integer) {
         value = Integer.parseInt(text.trim());
-      } else if (current instanceof Long || current instanceof Double) {
-        value = current instanceof Long ? Long.parseLong(text.trim()) : Double.parseDouble(text.trim());
+      } else if (current instanceof Long) {
+        value = Long.parseLong(text.trim());
+      } else if (current instanceof Double) {
+        value = Double.parseDouble(text.trim());
       } else if (current instanceof Boolean) {
         value = parseBoolean(text.trim());
       } else if (current instanceof JsonArray) {

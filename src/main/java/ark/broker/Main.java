@@ -51,8 +51,9 @@ public final class Main {
     ConfigLoader.load(vertx, System.getenv())
         .compose(config -> start(vertx, config))
         .onFailure(failure -> {
-          LOG.error("Ark Broker failed to start: {}", failure.getMessage(), failure);
-          System.exit(1);
+          LOG.error("Ark Broker failed to start: {}", failure.getMessage());
+          // Not on the event loop: exiting runs the shutdown hook, which needs the event loop to close Vert.x.
+          new Thread(() -> System.exit(1), "ark-broker-exit").start();
         });
   }
 
@@ -82,8 +83,8 @@ public final class Main {
     }, new DeploymentOptions().setInstances(instances));
 
     return Future.all(storeDeployed, httpDeployed).map(deployed -> {
-      LOG.info("Ark Broker started: data in {}, REST on {}:{}", dataDir.toAbsolutePath().normalize(),
-          httpSettings.host(), httpVerticles.get(0).port());
+      LOG.info("Ark Broker started: data in {}; REST API listening on http://{}:{}",
+          dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port());
       return new RunningBroker(httpVerticles.get(0).port());
     });
   }

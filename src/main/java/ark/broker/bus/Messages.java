@@ -41,7 +41,7 @@ public final class Messages {
   /** One applied change; {@code question.resourceVersion()} is its position in the log. */
   public record QuestionChange(EventType type, Question question) {
     public long position() {
-      return question.version();
+      return question.resourceVersion();
     }
   }
 

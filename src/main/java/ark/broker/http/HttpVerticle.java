@@ -6,22 +6,17 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The REST and SSE surface on port 8080: questions for people and dashboards, plus health, readiness
  * and metrics for operators. Reaches state only through the store on the event bus.
  */
 public final class HttpVerticle extends VerticleBase {
-  private static final Logger LOG = LoggerFactory.getLogger(HttpVerticle.class);
-
   private final HttpSettings settings;
   private final PrometheusMeterRegistry meters;
   private WatchHub hub;
@@ -38,17 +33,16 @@ public final class HttpVerticle extends VerticleBase {
     QuestionRoutes questions = new QuestionRoutes(vertx.eventBus(), hub, settings.storeTimeoutMillis());
     Router router = Router.router(vertx);
     router.route().handler(new RequestLog(meters));
-    router.route().method(HttpMethod.POST).method(HttpMethod.PATCH)
-        .handler(BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes()));
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
     router.get("/healthz").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(this::ready);
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .end(meters.scrape()));
     router.get("/questions").handler(questions::list);
-    router.post("/questions").handler(questions::create);
+    router.post("/questions").handler(body).handler(questions::create);
     router.get("/questions/:id").handler(questions::get);
-    router.patch("/questions/:id").handler(questions::answer);
+    router.patch("/questions/:id").handler(body).handler(questions::answer);
     router.delete("/questions/:id").handler(questions::cancel);
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
@@ -56,10 +50,7 @@ public final class HttpVerticle extends VerticleBase {
     }
     return hub.start(settings.heartbeatSeconds())
         .compose(flowing -> vertx.createHttpServer().requestHandler(router).listen(settings.port(), settings.host()))
-        .onSuccess(listening -> {
-          server = listening;
-          LOG.info("REST API listening on http://{}:{}", settings.host(), listening.actualPort());
-        });
+        .onSuccess(listening -> server = listening);
   }
 
   /** The port it listens on (the configured one, or the one the system chose for port 0). */

@@ -96,7 +96,7 @@ final class QuestionRoutes {
     Watcher watcher = new Watcher(response, request.filter(), request.resourceVersion());
     hub.add(watcher);
     response.closeHandler(closed -> hub.remove(watcher));
-    String from = request.resourceVersion() == null ? "now" : "after resourceVersion " + request.resourceVersion();
+    String from = request.resourceVersion() == null ? "from now" : "after resourceVersion " + request.resourceVersion();
     response.write(SseFrames.opening("watching questions " + from, RETRY_MILLIS));
     if (request.resourceVersion() == null) {
       return;

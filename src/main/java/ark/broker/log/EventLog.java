@@ -13,17 +13,22 @@ import java.util.function.Function;
  */
 public interface EventLog {
 
-  /** Receives records in position order. Called on the opener's context once {@link #open} completed. */
-  @FunctionalInterface
-  interface RecordSink {
-    void accept(long position, byte[] payload);
+  /**
+   * Receives the records: each is decoded, then applied. Decoding is pure, so a log may decode many
+   * records at once on other threads; applying happens one record at a time, in position order.
+   */
+  interface RecordSink<T> {
+    T decode(long position, byte[] payload);
+
+    void apply(long position, T record);
   }
 
   /**
-   * Replays every durable record into the sink (possibly from a worker thread, before the returned
-   * future completes, while the caller does nothing else), then keeps delivering new ones.
+   * Replays every durable record into the sink (possibly from worker threads, before the returned
+   * future completes, while the caller does nothing else), then keeps delivering new ones on the
+   * caller's context.
    */
-  Future<Void> open(RecordSink sink);
+  <T> Future<Void> open(RecordSink<T> sink);
 
   /**
    * Appends a record. The future completes with its position once it is durable and, by then, the

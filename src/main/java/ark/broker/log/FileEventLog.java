@@ -43,7 +43,7 @@ public final class FileEventLog implements EventLog {
   private final BlockingQueue<WriterTask> queue = new LinkedBlockingQueue<>();
 
   private Context context;
-  private RecordSink sink;
+  private RecordSink<Object> sink;
   /** Next position to hand out; touched only on the opener's context. */
   private long nextPosition;
   private volatile LogUnavailableException failure;
@@ -75,14 +75,20 @@ public final class FileEventLog implements EventLog {
   }
 
   @Override
-  public Future<Void> open(RecordSink sink) {
+  @SuppressWarnings("unchecked")
+  public <T> Future<Void> open(RecordSink<T> sink) {
     this.context = vertx.getOrCreateContext();
-    this.sink = sink;
+    this.sink = (RecordSink<Object>) sink;
     return vertx.executeBlocking(() -> {
-      long last = recover();
-      nextPosition = last + 1;
-      writtenUpTo = last;
-      return null;
+      try {
+        long last = recover();
+        nextPosition = last + 1;
+        writtenUpTo = last;
+        return null;
+      } catch (IOException | RuntimeException e) {
+        releaseLock();
+        throw e;
+      }
     }).map(ignored -> {
       writer = new Thread(this::writeLoop, "ark-broker-log-writer-" + dir.getFileName());
       writer.setDaemon(true);
@@ -142,18 +148,22 @@ public final class FileEventLog implements EventLog {
     long started = System.nanoTime();
     long snapshotPosition = 0;
     long records = 0;
-    List<LogFile> snapshots = LogFile.list(dir, LogFile.SNAPSHOT);
-    if (!snapshots.isEmpty()) {
-      LogFile newest = snapshots.get(snapshots.size() - 1);
-      records += readSnapshot(newest);
-      snapshotPosition = newest.position();
-    }
-    long last = snapshotPosition;
+    long last;
     List<LogFile> segments = LogFile.list(dir, LogFile.SEGMENT);
-    for (int i = 0; i < segments.size(); i++) {
-      long before = last;
-      last = readSegment(segments.get(i), snapshotPosition, last, i == segments.size() - 1);
-      records += last - Math.max(before, snapshotPosition);
+    try (ReplayDecoder replay = new ReplayDecoder(sink)) {
+      List<LogFile> snapshots = LogFile.list(dir, LogFile.SNAPSHOT);
+      if (!snapshots.isEmpty()) {
+        LogFile newest = snapshots.get(snapshots.size() - 1);
+        records += readSnapshot(newest, replay);
+        snapshotPosition = newest.position();
+      }
+      last = snapshotPosition;
+      for (int i = 0; i < segments.size(); i++) {
+        long before = last;
+        last = readSegment(segments.get(i), snapshotPosition, last, i == segments.size() - 1, replay);
+        records += last - Math.max(before, snapshotPosition);
+      }
+      replay.finish();
     }
     Path activePath = segments.isEmpty()
         ? LogFile.path(dir, LogFile.SEGMENT, last + 1)
@@ -165,7 +175,7 @@ public final class FileEventLog implements EventLog {
     return last;
   }
 
-  private long readSnapshot(LogFile snapshot) throws IOException {
+  private long readSnapshot(LogFile snapshot, ReplayDecoder replay) throws IOException {
     long count = 0;
     try (InputStream in = Files.newInputStream(snapshot.path())) {
       LineScanner scanner = new LineScanner(in);
@@ -178,7 +188,7 @@ public final class FileEventLog implements EventLog {
         if (record.position() == 0) {
           return verifyTrailer(snapshot, record, count);
         }
-        sink.accept(record.position(), record.payload());
+        replay.add(record.position(), record.payload());
         count++;
       }
     }
@@ -194,7 +204,8 @@ public final class FileEventLog implements EventLog {
   }
 
   /** Replays one segment; returns the last position read. */
-  private long readSegment(LogFile segment, long snapshotPosition, long last, boolean isLast) throws IOException {
+  private long readSegment(LogFile segment, long snapshotPosition, long last, boolean isLast, ReplayDecoder replay)
+      throws IOException {
     try (InputStream in = Files.newInputStream(segment.path())) {
       LineScanner scanner = new LineScanner(in);
       for (LineScanner.Line line = scanner.next(); line != null; line = scanner.next()) {
@@ -208,7 +219,7 @@ public final class FileEventLog implements EventLog {
               : "position " + record.position() + " where " + (last + 1) + " was expected");
           return last;
         }
-        sink.accept(record.position(), record.payload());
+        replay.add(record.position(), record.payload());
         last = record.position();
       }
     }
@@ -303,9 +314,14 @@ public final class FileEventLog implements EventLog {
     } finally {
       buffer.clear();
     }
+    Object[] decoded = new Object[written.size()];
+    for (int i = 0; i < decoded.length; i++) {
+      decoded[i] = sink.decode(written.get(i).position, written.get(i).payload);
+    }
     context.runOnContext(ignored -> {
-      for (Append append : written) {
-        sink.accept(append.position, append.payload);
+      for (int i = 0; i < decoded.length; i++) {
+        Append append = written.get(i);
+        sink.apply(append.position, decoded[i]);
         append.promise.complete(append.position);
       }
     });
@@ -398,6 +414,7 @@ public final class FileEventLog implements EventLog {
     if (lock != null) {
       lock.release();
       lockChannel.close();
+      lock = null;
     }
   }
 

@@ -78,7 +78,7 @@ public record NewQuestion(
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         QuestionStatus.PENDING, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
-        List.of(), null);
+        List.of(), 0);
   }
 
   private static String requireText(String field, String value, int max, boolean required) {

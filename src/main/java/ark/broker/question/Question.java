@@ -1,5 +1,6 @@
 package ark.broker.question;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -12,7 +13,8 @@ import java.util.List;
  * new snapshot, which is what the event log stores and watchers receive.
  *
  * @param resourceVersion log position of the event that last changed this question (set when the
- *     event is applied, so never part of what a writer decides)
+ *     event is applied, so never part of what a writer decides; 0 until then). A string on the wire,
+ *     opaque to clients as in Kubernetes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Question(
@@ -36,7 +38,7 @@ public record Question(
     String toolCallId,
     String idempotencyKey,
     List<Delivery> deliveries,
-    String resourceVersion) {
+    @JsonFormat(shape = JsonFormat.Shape.STRING) @JsonInclude(JsonInclude.Include.NON_DEFAULT) long resourceVersion) {
 
   public Question {
     channels = channels == null ? List.of() : List.copyOf(channels);
@@ -92,22 +94,14 @@ public record Question(
   }
 
   public Question withResourceVersion(long position) {
-    return withVersionText(Long.toString(position));
+    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
+        status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        idempotencyKey, deliveries, position);
   }
 
   /** The snapshot a writer logs: its resourceVersion is the position the log gives it. */
   public Question withoutVersion() {
-    return withVersionText(null);
-  }
-
-  private Question withVersionText(String version) {
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
-        idempotencyKey, deliveries, version);
-  }
-
-  public long version() {
-    return resourceVersion == null ? 0 : Long.parseLong(resourceVersion);
+    return withResourceVersion(0);
   }
 
   private Question withFinalStatus(QuestionStatus finalStatus, Instant now) {

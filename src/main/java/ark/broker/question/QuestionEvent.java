@@ -23,7 +23,7 @@ public record QuestionEvent(EventType type, Question question, Instant at, Long 
   }
 
   public static QuestionEvent changed(EventType type, Question before, Question after, String writer) {
-    return new QuestionEvent(type, after.withoutVersion(), after.updatedAt(), before.version(), writer, false);
+    return new QuestionEvent(type, after.withoutVersion(), after.updatedAt(), before.resourceVersion(), writer, false);
   }
 
   /** The current state as a self-contained record, for snapshots. */

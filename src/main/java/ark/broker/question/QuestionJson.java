@@ -5,12 +5,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+import java.time.Instant;
 
 /** The one JSON mapping of the domain: the log, the REST API and MCP all write questions this way. */
 public final class QuestionJson {
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .addModule(new JavaTimeModule())
+      .addModule(new SimpleModule("fast-instants").addDeserializer(Instant.class, new InstantText()))
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
       .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
       // Records written by a newer broker version stay readable by an older replica during an upgrade.

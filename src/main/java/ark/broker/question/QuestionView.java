@@ -52,7 +52,7 @@ public final class QuestionView {
       if (event.type() == EventType.CREATED) {
         return new Result(Outcome.ALREADY_EXISTS, existing);
       }
-      if (event.expectedVersion() == null || event.expectedVersion() != existing.version()) {
+      if (event.expectedVersion() == null || event.expectedVersion() != existing.resourceVersion()) {
         return new Result(Outcome.SUPERSEDED, existing);
       }
     }

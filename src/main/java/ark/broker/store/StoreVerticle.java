@@ -72,7 +72,8 @@ public final class StoreVerticle extends VerticleBase {
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
   private long writes;
   private boolean live;
-  private boolean compacting;
+  /** The snapshot being written, if any; one at a time. */
+  private Future<Void> compaction = Future.succeededFuture();
   private long compactedUpTo;
   private Timer appendTimer;
 
@@ -87,7 +88,17 @@ public final class StoreVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     registerMeters();
-    return log.open(this::onRecord).map(replayed -> {
+    return log.open(new EventLog.RecordSink<QuestionEvent>() {
+      @Override
+      public QuestionEvent decode(long position, byte[] payload) {
+        return StoreVerticle.decode(position, payload);
+      }
+
+      @Override
+      public void apply(long position, QuestionEvent event) {
+        onEvent(position, event);
+      }
+    }).map(replayed -> {
       live = true;
       compactedUpTo = history.completeAfter();
       mirrorCounts();
@@ -111,7 +122,7 @@ public final class StoreVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return log.close();
+    return compaction.eventually(log::close);
   }
 
   // ---- commands ----
@@ -209,8 +220,7 @@ public final class StoreVerticle extends VerticleBase {
 
   // ---- applying the log ----
 
-  private void onRecord(long position, byte[] payload) {
-    QuestionEvent event = decode(position, payload);
+  private void onEvent(long position, QuestionEvent event) {
     QuestionView.Result result = view.apply(event, position);
     if (result.outcome() == Outcome.APPLIED) {
       if (event.restated()) {
@@ -234,16 +244,14 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private void compactIfDue() {
-    if (compacting || view.position() - compactedUpTo < settings.snapshotEveryEvents()) {
+    if (!compaction.isComplete() || view.position() - compactedUpTo < settings.snapshotEveryEvents()) {
       return;
     }
-    compacting = true;
     long upTo = view.position();
     List<Question> state = new ArrayList<>(view.all());
     Function<Question, LogRecord> toRecord =
-        question -> new LogRecord(question.version(), question.id(), encode(QuestionEvent.restating(question)));
-    log.compact(upTo, state, toRecord).onComplete(done -> {
-      compacting = false;
+        question -> new LogRecord(question.resourceVersion(), question.id(), encode(QuestionEvent.restating(question)));
+    compaction = log.compact(upTo, state, toRecord).onComplete(done -> {
       if (done.succeeded()) {
         compactedUpTo = upTo;
       } else {

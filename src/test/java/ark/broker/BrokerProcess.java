@@ -1,0 +1,114 @@
+package ark.broker;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The broker as users run it: {@code java -jar target/ark-broker.jar} in its own process. */
+public final class BrokerProcess implements AutoCloseable {
+  private static final Path JAR = Path.of("target/ark-broker.jar");
+
+  private final Process process;
+  public final Path output;
+  public final URI base;
+
+  private BrokerProcess(Process process, Path output, URI base) {
+    this.process = process;
+    this.output = output;
+    this.base = base;
+  }
+
+  /** Starts the jar with {@code environment} added and waits until /readyz says ready. */
+  public static BrokerProcess start(Path dataDir, int httpPort, Map<String, String> environment) throws Exception {
+    BrokerProcess broker = launch(dataDir, httpPort, environment);
+    broker.awaitReady(Duration.ofSeconds(60));
+    return broker;
+  }
+
+  /** Starts the jar without waiting for it; the port goes in HTTP_PORT unless the caller sets Ark's PORT. */
+  public static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment) throws Exception {
+    if (!Files.exists(JAR)) {
+      throw new IllegalStateException(JAR + " is missing: process tests run after 'mvn package'");
+    }
+    Path output = Files.createTempFile(Path.of("target"), "broker-", ".out");
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-jar", JAR.toString()));
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile());
+    builder.environment().put("STORE_DATA_DIR", dataDir.toString());
+    if (!environment.containsKey("PORT")) {
+      builder.environment().put("HTTP_PORT", Integer.toString(httpPort));
+    }
+    builder.environment().put("ACCESS_LOG_LEVEL", "WARN");
+    builder.environment().putAll(environment);
+    return new BrokerProcess(builder.start(), output, URI.create("http://127.0.0.1:" + httpPort));
+  }
+
+  /** Waits for the process to end by itself and returns its exit code. */
+  public int awaitExit(Duration timeout) throws Exception {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("broker still running after " + timeout + ":\n" + output());
+    }
+    return process.exitValue();
+  }
+
+  public static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private void awaitReady(Duration timeout) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long pause = 20;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("broker exited with " + process.exitValue() + ":\n" + output());
+      }
+      try {
+        HttpResponse<Void> ready = http.send(HttpRequest.newBuilder(base.resolve("/readyz")).build(),
+            HttpResponse.BodyHandlers.discarding());
+        if (ready.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notListeningYet) {
+        // keep waiting
+      }
+      process.waitFor(pause, TimeUnit.MILLISECONDS);
+      pause = Math.min(pause * 2, 250);
+    }
+    throw new IllegalStateException("broker not ready within " + timeout + ":\n" + output());
+  }
+
+  /** SIGKILL: no shutdown hook, no flush, exactly what a crash or an OOM kill leaves behind. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  public String output() throws IOException {
+    return Files.readString(output);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        kill();
+      }
+    }
+  }
+}

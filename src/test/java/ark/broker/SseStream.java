@@ -1,0 +1,108 @@
+package ark.broker;
+
+import io.vertx.core.json.JsonObject;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A text/event-stream read the way EventSource reads it, one event at a time. */
+public final class SseStream implements AutoCloseable {
+  private static final SseEvent END = new SseEvent(null, "end-of-stream", null, List.of());
+
+  private final InputStream body;
+  private final BlockingQueue<SseEvent> events = new LinkedBlockingQueue<>();
+  private final BlockingQueue<String> comments = new LinkedBlockingQueue<>();
+  public final int status;
+  public final String contentType;
+
+  /** One event; {@code comments} are the comment lines that came before it. */
+  public record SseEvent(String id, String event, String data, List<String> comments) {
+    public JsonObject json() {
+      return new JsonObject(data);
+    }
+  }
+
+  private SseStream(HttpResponse<InputStream> response) {
+    this.body = response.body();
+    this.status = response.statusCode();
+    this.contentType = response.headers().firstValue("Content-Type").orElse("");
+    Thread reader = new Thread(this::read, "sse-reader");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  static SseStream open(HttpClient http, URI uri, String lastEventId) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream");
+    if (lastEventId != null) {
+      request.header("Last-Event-ID", lastEventId);
+    }
+    return new SseStream(http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
+  }
+
+  /** The next event, or null if none came within the time. An ended stream yields event "end-of-stream". */
+  public SseEvent next(long timeout, TimeUnit unit) throws InterruptedException {
+    return events.poll(timeout, unit);
+  }
+
+  public SseEvent next() throws InterruptedException {
+    SseEvent event = next(10, TimeUnit.SECONDS);
+    if (event == null) {
+      throw new AssertionError("no event within 10 s");
+    }
+    return event;
+  }
+
+  /** The next comment line (heartbeats are comments), or null if none came within the time. */
+  public String nextComment(long timeout, TimeUnit unit) throws InterruptedException {
+    return comments.poll(timeout, unit);
+  }
+
+  private void read() {
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+      String id = null;
+      String event = null;
+      StringBuilder data = null;
+      List<String> comments = new ArrayList<>();
+      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        if (line.isEmpty()) {
+          if (data != null) {
+            events.add(new SseEvent(id, event == null ? "message" : event, data.toString(), comments));
+            comments = new ArrayList<>();
+          }
+          id = null;
+          event = null;
+          data = null;
+        } else if (line.startsWith(":")) {
+          comments.add(line.substring(1).trim());
+          this.comments.add(line.substring(1).trim());
+        } else if (line.startsWith("id:")) {
+          id = line.substring(3).trim();
+        } else if (line.startsWith("event:")) {
+          event = line.substring(6).trim();
+        } else if (line.startsWith("data:")) {
+          String value = line.substring(5).startsWith(" ") ? line.substring(6) : line.substring(5);
+          data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+        }
+      }
+    } catch (Exception ignored) {
+      // closed by the test or by the server: either way the stream has ended
+    }
+    events.add(END);
+  }
+
+  @Override
+  public void close() throws Exception {
+    body.close();
+  }
+}

@@ -1,0 +1,150 @@
+package ark.broker.question;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class QuestionViewTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+
+  private final QuestionView view = new QuestionView();
+
+  private static Question question(String id, String recipient, Instant createdAt, Instant expiresAt) {
+    return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, expiresAt,
+        null, null, null, null).toQuestion(id, createdAt);
+  }
+
+  private Question create(String id, long position) {
+    return view.apply(QuestionEvent.created(question(id, "ark://users/john", T0.plusSeconds(position), null), "w"),
+        position).current();
+  }
+
+  @Test
+  void appliesACreateAtItsPosition() {
+    QuestionView.Result result = view.apply(QuestionEvent.created(question("q-1", "ark://users/john", T0, null), "w"), 1);
+
+    assertThat(result.outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(result.current().resourceVersion()).isEqualTo(1);
+    assertThat(view.get("q-1")).isEqualTo(result.current());
+    assertThat(view.position()).isEqualTo(1);
+    assertThat(view.count(QuestionStatus.PENDING)).isEqualTo(1);
+  }
+
+  @Test
+  void aSecondCreateOfOneIdFindsTheFirst() {
+    Question first = create("q-1", 1);
+
+    QuestionView.Result again = view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null), "w"), 2);
+
+    assertThat(again.outcome()).isEqualTo(QuestionView.Outcome.ALREADY_EXISTS);
+    assertThat(again.current()).isEqualTo(first);
+    assertThat(view.size()).isEqualTo(1);
+  }
+
+  @Test
+  void ofTwoChangesDecidedOnTheSameStateOnlyTheFirstInLogOrderApplies() {
+    Question created = create("q-1", 1);
+    QuestionEvent yes = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a");
+    QuestionEvent no = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b");
+
+    QuestionView.Result first = view.apply(yes, 2);
+    QuestionView.Result second = view.apply(no, 3);
+
+    assertThat(first.outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(second.outcome()).isEqualTo(QuestionView.Outcome.SUPERSEDED);
+    assertThat(view.get("q-1").response()).isEqualTo("yes");
+    assertThat(view.get("q-1").resourceVersion()).isEqualTo(2);
+    assertThat(view.count(QuestionStatus.ANSWERED)).isEqualTo(1);
+    assertThat(view.count(QuestionStatus.PENDING)).isZero();
+  }
+
+  @Test
+  void aRestatedQuestionIsTakenAsItIs() {
+    Question answered = question("q-1", "ark://users/john", T0, null).answer("yes", null, T0).withResourceVersion(7);
+
+    view.apply(QuestionEvent.restating(answered), 7);
+
+    assertThat(view.get("q-1").status()).isEqualTo(QuestionStatus.ANSWERED);
+    assertThat(view.get("q-1").resourceVersion()).isEqualTo(7);
+  }
+
+  @Test
+  void listsInCreationOrderPageByPage() {
+    for (int i = 1; i <= 5; i++) {
+      create("q-" + i, i);
+    }
+
+    QuestionPage first = view.list(QuestionFilter.ALL, 2, null);
+    QuestionPage second = view.list(QuestionFilter.ALL, 2, first.continueToken());
+    QuestionPage last = view.list(QuestionFilter.ALL, 2, second.continueToken());
+
+    assertThat(first.items()).extracting(Question::id).containsExactly("q-1", "q-2");
+    assertThat(second.items()).extracting(Question::id).containsExactly("q-3", "q-4");
+    assertThat(last.items()).extracting(Question::id).containsExactly("q-5");
+    assertThat(last.continueToken()).isNull();
+    assertThat(first.resourceVersion()).isEqualTo("5");
+  }
+
+  @Test
+  void aFullLastPageHasNoContinueToken() {
+    create("q-1", 1);
+    create("q-2", 2);
+
+    assertThat(view.list(QuestionFilter.ALL, 2, null).continueToken()).isNull();
+  }
+
+  @Test
+  void filtersByStatusSenderAndRecipient() {
+    Question one = create("q-1", 1);
+    create("q-2", 2);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, one, one.answer("yes", null, T0), "w"), 3);
+    view.apply(QuestionEvent.created(question("q-3", "ark://users/mary", T0.plusSeconds(9), null), "w"), 4);
+
+    assertThat(view.list(new QuestionFilter(QuestionStatus.PENDING, null, null), 10, null).items())
+        .extracting(Question::id).containsExactly("q-2", "q-3");
+    assertThat(view.list(new QuestionFilter(null, null, "ark://users/mary"), 10, null).items())
+        .extracting(Question::id).containsExactly("q-3");
+    assertThat(view.list(new QuestionFilter(null, "ark://agents/other", null), 10, null).items()).isEmpty();
+  }
+
+  @Test
+  void aForgedContinueTokenIsRefused() {
+    assertThatThrownBy(() -> view.list(QuestionFilter.ALL, 2, "not-a-token"))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("continue");
+  }
+
+  @Test
+  void knowsWhichPendingQuestionsAreDueToExpire() {
+    view.apply(QuestionEvent.created(question("q-late", "ark://users/john", T0, T0.plusSeconds(20)), "w"), 1);
+    view.apply(QuestionEvent.created(question("q-soon", "ark://users/john", T0, T0.plusSeconds(10)), "w"), 2);
+    Question never = view.apply(QuestionEvent.created(question("q-never", "ark://users/john", T0, null), "w"), 3).current();
+
+    assertThat(view.dueToExpire(T0.plusSeconds(5), 10)).isEmpty();
+    assertThat(view.dueToExpire(T0.plusSeconds(15), 10)).extracting(Question::id).containsExactly("q-soon");
+    assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-soon", "q-late");
+
+    Question soon = view.get("q-soon");
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, soon, soon.answer("x", null, T0), "w"), 4);
+    assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-late");
+    assertThat(never.expiresAt()).isNull();
+  }
+
+  @Test
+  void eventsSurviveTheirJsonForm() throws Exception {
+    Question created = question("q-1", "ark://users/john", T0, T0.plusSeconds(5));
+    QuestionEvent event = QuestionEvent.changed(EventType.ANSWERED, created.withResourceVersion(3),
+        created.answer("yes", "ark://users/john", T0), "w-1");
+
+    byte[] json = QuestionJson.MAPPER.writeValueAsBytes(event);
+    QuestionEvent read = QuestionJson.MAPPER.readValue(json, QuestionEvent.class);
+
+    assertThat(read).isEqualTo(event);
+    assertThat(new String(json)).doesNotContain("\n").contains("\"type\":\"question_answered\"")
+        .doesNotContain("restated").doesNotContain("resourceVersion");
+    assertThat(List.of(read.question().status())).containsExactly(QuestionStatus.ANSWERED);
+  }
+}
