@@ -6,6 +6,7 @@ import ark.broker.http.HttpVerticle;
 import ark.broker.log.FileEventLog;
 import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
+import ark.broker.worker.SoleWorkerVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -82,7 +83,9 @@ public final class Main {
       return verticle;
     }, new DeploymentOptions().setInstances(instances));
 
-    return Future.all(storeDeployed, httpDeployed).map(deployed -> {
+    Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
+
+    return Future.all(storeDeployed, httpDeployed, workerDeployed).map(deployed -> {
       LOG.info("Ark Broker started: data in {}; REST API listening on http://{}:{}",
           dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port());
       return new RunningBroker(httpVerticles.get(0).port());

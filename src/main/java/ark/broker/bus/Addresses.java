@@ -19,8 +19,15 @@ public final class Addresses {
   public static final String QUESTIONS_HISTORY = "questions.history";
   /** Published {@link Messages.QuestionChange}, in log order, after the change is durable. */
   public static final String QUESTIONS_CHANGED = "questions.changed";
+  /** {@link Messages.RecordDelivery} -> the question with the delivery recorded (replacing one with the same channel and ref). */
+  public static final String QUESTIONS_DELIVER = "questions.deliver";
   /** Any body -> {@link Messages.StoreStatus}; no handler means the store has not finished replaying. */
   public static final String STORE_STATUS = "store.status";
+
+  /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */
+  public static final String WORKER_STATUS = "worker.status";
+  /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */
+  public static final String WORKER_CHANGED = "worker.changed";
 
   /** Delivery header carrying the HTTP or MCP request id, so every room logs the same id. */
   public static final String REQUEST_ID_HEADER = "requestId";

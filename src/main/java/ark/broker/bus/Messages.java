@@ -1,5 +1,6 @@
 package ark.broker.bus;
 
+import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
@@ -46,5 +47,17 @@ public final class Messages {
   }
 
   public record StoreStatus(boolean ready, long position, int questions) {
+  }
+
+  /** Records that a channel showed a question to people; the same channel and ref replace the earlier record. */
+  public record RecordDelivery(String id, Delivery delivery) {
+  }
+
+  /**
+   * Whether this process is the worker: the one replica that does once-only work (expiry, Query status,
+   * channel delivery). That work is level-triggered from the view, so a new worker finishes what the
+   * last one left.
+   */
+  public record WorkerStatus(boolean active) {
   }
 }

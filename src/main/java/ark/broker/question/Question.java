@@ -85,8 +85,10 @@ public record Question(
     return isPending() && expiresAt != null && !expiresAt.isAfter(now);
   }
 
+  /** Adds a delivery, or replaces the one with the same channel and ref (a channel updating its record). */
   public Question withDelivery(Delivery delivery, Instant now) {
     List<Delivery> all = new ArrayList<>(deliveries);
+    all.removeIf(d -> d.channel().equals(delivery.channel()) && d.ref().equals(delivery.ref()));
     all.add(delivery);
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         status, response, answeredBy, createdAt, now, answeredAt, expiresAt, query, toolCallId,

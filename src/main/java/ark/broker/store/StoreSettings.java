@@ -7,16 +7,14 @@ import io.vertx.core.json.JsonObject;
  *
  * @param watchHistory how many recent changes a reconnecting watcher can resume from
  * @param snapshotEveryEvents events between two snapshots of the log
- * @param expiryCheckMillis how often pending questions are checked against their expiry
- * @param expires whether this process expires questions (the one worker replica does)
+ * @param expiryCheckMillis how often the worker checks pending questions against their expiry
  */
-public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis, boolean expires) {
+public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis) {
 
   public static StoreSettings from(JsonObject store) {
     return new StoreSettings(
         store.getInteger("watchHistory", 100_000),
         store.getLong("snapshotEveryEvents", 100_000L),
-        store.getLong("expiryCheckMillis", 250L),
-        true);
+        store.getLong("expiryCheckMillis", 250L));
   }
 }

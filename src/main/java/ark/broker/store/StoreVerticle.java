@@ -11,7 +11,9 @@ import ark.broker.bus.Messages.Created;
 import ark.broker.bus.Messages.GetQuestion;
 import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.StoreStatus;
+import ark.broker.bus.Messages.WorkerStatus;
 import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
 import ark.broker.log.LogUnavailableException;
@@ -72,6 +74,7 @@ public final class StoreVerticle extends VerticleBase {
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
   private long writes;
   private boolean live;
+  private boolean worker;
   /** The snapshot being written, if any; one at a time. */
   private Future<Void> compaction = Future.succeededFuture();
   private long compactedUpTo;
@@ -110,10 +113,14 @@ public final class StoreVerticle extends VerticleBase {
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> respond(m, read(() -> view.list(
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
+      bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(true, view.position(), view.size())));
-      if (settings.expires()) {
-        vertx.setPeriodic(settings.expiryCheckMillis(), id -> expireDue());
-      }
+      followWorkerRole(bus);
+      vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
+        if (worker) {
+          expireDue();
+        }
+      });
       LOG.info("Store ready: {} questions ({} pending) at resourceVersion {}", view.size(),
           view.count(QuestionStatus.PENDING), view.position());
       return replayed;
@@ -156,6 +163,18 @@ public final class StoreVerticle extends VerticleBase {
   private Future<Question> cancel(CancelQuestion command, Message<?> message) {
     return change(command.id(), EventType.CANCELLED, question -> question.cancel(now()))
         .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), requestSuffix(message)));
+  }
+
+  private Future<Question> deliver(RecordDelivery command) {
+    return change(command.id(), EventType.DELIVERED, question -> question.withDelivery(command.delivery(), now()));
+  }
+
+  /** Expiry is once-only work: only the worker replica does it. */
+  private void followWorkerRole(EventBus bus) {
+    bus.<WorkerStatus>localConsumer(Addresses.WORKER_CHANGED, m -> worker = m.body().active());
+    bus.<WorkerStatus>request(Addresses.WORKER_STATUS, "")
+        .onSuccess(reply -> worker = reply.body().active())
+        .onFailure(noWorkerRoleYet -> LOG.debug("Worker role not known yet; waiting for worker.changed"));
   }
 
   private void expireDue() {

@@ -1,0 +1,79 @@
+package ark.broker.store;
+
+import ark.broker.SseStream;
+import ark.broker.TestBroker;
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Failures;
+import ark.broker.bus.Messages.RecordDelivery;
+import ark.broker.question.Delivery;
+import ark.broker.question.Question;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** Channels record where they showed a question; the record is part of the question and of its history. */
+class DeliveryRecordTest {
+  @TempDir
+  static Path dataDir;
+  static TestBroker broker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    broker = TestBroker.start(dataDir);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    broker.close();
+  }
+
+  private static Question record(String id, Delivery delivery) throws Exception {
+    return broker.vertx.eventBus().<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery))
+        .await(10, TimeUnit.SECONDS).body();
+  }
+
+  @Test
+  void aDeliveryIsRecordedOnTheQuestionAndWatchersSeeIt() throws Exception {
+    JsonObject question = broker.ask("{'recipient':'ark://users/john','content':'Deliver me'}");
+    try (SseStream watch = broker.watch("resourceVersion=" + question.getString("resourceVersion"), null)) {
+      Question delivered = record(question.getString("id"), new Delivery("slack", "C123/1700000000.000100", "Slack #ops", Instant.parse("2026-01-01T00:00:00Z")));
+
+      assertThat(delivered.deliveries()).extracting(Delivery::ref).containsExactly("C123/1700000000.000100");
+      SseStream.SseEvent event = watch.next();
+      assertThat(event.event()).isEqualTo("question_delivered");
+      assertThat(event.json().getJsonArray("deliveries").getJsonObject(0).getString("channel")).isEqualTo("slack");
+    }
+    assertThat(broker.get("/questions/" + question.getString("id")).json().getJsonArray("deliveries")).hasSize(1);
+  }
+
+  @Test
+  void theSameChannelAndRefReplaceTheEarlierRecordAndAnsweredQuestionsStillTakeThem() throws Exception {
+    String id = broker.ask("{'recipient':'ark://users/john','content':'Deliver me twice'}").getString("id");
+    record(id, new Delivery("github", "org/repo#1/comment/1", "GitHub org/repo#1", Instant.parse("2026-01-01T00:00:00Z")));
+    broker.patch("/questions/" + id, "{\"response\":\"done\"}");
+
+    Question updated = record(id, new Delivery("github", "org/repo#1/comment/1", "GitHub org/repo#1", Instant.parse("2026-01-01T00:05:00Z")));
+
+    assertThat(updated.deliveries()).hasSize(1);
+    assertThat(updated.deliveries().get(0).at()).isEqualTo(Instant.parse("2026-01-01T00:05:00Z"));
+    assertThat(updated.response()).isEqualTo("done");
+  }
+
+  @Test
+  void anUnknownQuestionIsNotFound() {
+    ReplyException failure = catchThrowableOfType(ReplyException.class,
+        () -> record("q-unknown", new Delivery("slack", "C1/1", null, Instant.now())));
+
+    assertThat(failure.failureCode()).isEqualTo(Failures.NOT_FOUND);
+  }
+}
