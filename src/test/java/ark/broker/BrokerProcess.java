@@ -47,6 +47,9 @@ public final class BrokerProcess implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
     builder.environment().put("STORE_DATA_DIR", dataDir.toString());
+    if (!environment.containsKey("MCP_PORT")) {
+      builder.environment().put("MCP_PORT", Integer.toString(freePort()));
+    }
     if (!environment.containsKey("PORT")) {
       builder.environment().put("HTTP_PORT", Integer.toString(httpPort));
     }
