@@ -28,6 +28,13 @@ public final class TestBroker implements AutoCloseable {
 
   /** Starts with conf/broker.json, then {@code overrides} merged in, on its own port and data directory. */
   public static TestBroker start(Path dataDir, JsonObject overrides) throws Exception {
+    return start(dataDir, overrides, features -> { });
+  }
+
+  /** The same, offering more MCP features (the conformance fixtures). */
+  public static TestBroker start(Path dataDir, JsonObject overrides,
+                                 java.util.function.Consumer<ark.broker.mcp.protocol.McpFeatures> extraMcpFeatures)
+      throws Exception {
     Vertx vertx = Vertx.vertx();
     JsonObject config = ConfigLoader.load(vertx, Map.of()).await(10, TimeUnit.SECONDS)
         .mergeIn(new JsonObject()
@@ -35,7 +42,7 @@ public final class TestBroker implements AutoCloseable {
             .put("mcp", new JsonObject().put("port", 0))
             .put("store", new JsonObject().put("dataDir", dataDir.toString())), true)
         .mergeIn(overrides, true);
-    Main.RunningBroker running = Main.start(vertx, config).await(30, TimeUnit.SECONDS);
+    Main.RunningBroker running = Main.start(vertx, config, extraMcpFeatures).await(30, TimeUnit.SECONDS);
     return new TestBroker(vertx, running);
   }
 

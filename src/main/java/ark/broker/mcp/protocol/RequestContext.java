@@ -151,6 +151,14 @@ public final class RequestContext {
     }
   }
 
+  /**
+   * Closes this request's stream before its result, as a proxy cutting the connection would. A
+   * resumable request is then finished by the client's GET with Last-Event-ID; its result here is dropped.
+   */
+  public void cutStream() {
+    cancel();
+  }
+
   void cancel() {
     if (cancelled || finished) {
       return;
