@@ -3,6 +3,8 @@ package ark.broker;
 import ark.broker.bus.BusCodecs;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
+import ark.broker.kube.KubeSettings;
+import ark.broker.kube.QueryStatusVerticle;
 import ark.broker.log.FileEventLog;
 import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
@@ -85,7 +87,12 @@ public final class Main {
 
     Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
 
-    return Future.all(storeDeployed, httpDeployed, workerDeployed).map(deployed -> {
+    // After the store: its first full pass reads the view.
+    KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube", new JsonObject()));
+    Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
+        new QueryStatusVerticle(kubeSettings, meters)));
+
+    return Future.all(storeDeployed, httpDeployed, workerDeployed, kubeDeployed).map(deployed -> {
       LOG.info("Ark Broker started: data in {}; REST API listening on http://{}:{}",
           dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port());
       return new RunningBroker(httpVerticles.get(0).port());
