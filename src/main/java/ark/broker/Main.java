@@ -3,11 +3,13 @@ package ark.broker;
 import ark.broker.bus.BusCodecs;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
+import ark.broker.kube.KubeSettings;
+import ark.broker.kube.QueryStatusVerticle;
 import ark.broker.log.FileEventLog;
-import ark.broker.store.StoreSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.store.SessionStoreVerticle;
+import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
 import ark.broker.worker.SoleWorkerVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -101,11 +103,17 @@ public final class Main {
     McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
-    return Future.all(List.of(storeDeployed, httpDeployed, workerDeployed, sessionsDeployed, mcpDeployed)).map(deployed -> {
-      LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
-          dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
-          mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
-      return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
-    });
+    // After the store: its first full pass reads the view.
+    KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube", new JsonObject()));
+    Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
+        new QueryStatusVerticle(kubeSettings, meters)));
+
+    return Future.all(List.of(storeDeployed, httpDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed))
+        .map(deployed -> {
+          LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
+              dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
+              mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
+          return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
+        });
   }
 }

@@ -54,6 +54,9 @@ class ProtocolPiecesTest {
     assertThat(local.refusal("localhost:8081", "http://evil.example.com")).contains("Invalid Origin");
     assertThat(local.refusal("localhost:8081", "null")).contains("Invalid Origin");
     assertThat(new HostPolicy(List.of("*")).refusal("anything", "http://anywhere")).isNull();
+    HostPolicy cluster = new HostPolicy(List.of("*.svc.cluster.local"));
+    assertThat(cluster.refusal("ark-broker.team-a.svc.cluster.local:8081", null)).isNull();
+    assertThat(cluster.refusal("svc.cluster.local.evil.com", null)).contains("Invalid Host");
   }
 
   @Test
