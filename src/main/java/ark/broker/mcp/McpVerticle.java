@@ -63,7 +63,9 @@ public final class McpVerticle extends VerticleBase {
         .resumer(QuestionTaskStore.RESUME_KIND, tasks::resume);
     extraFeatures.accept(features);
 
-    McpServer mcp = new McpServer(vertx, settings(), features, new BusSessionRepository(bus, storeTimeout));
+    CachedSessionRepository sessions = new CachedSessionRepository(new BusSessionRepository(bus, storeTimeout),
+        config.getInteger("sessionCacheSize", 100_000));
+    McpServer mcp = new McpServer(vertx, settings(), features, sessions);
     observers.attach(mcp);
     resources.attach(mcp);
     bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, message -> {
@@ -72,6 +74,7 @@ public final class McpVerticle extends VerticleBase {
       resources.changed(message.body());
     });
     bus.<SessionRecord>localConsumer(Addresses.SESSIONS_CHANGED, message -> {
+      sessions.changed(message.body());
       if (message.body().document() == null) {
         mcp.sessionEnded(message.body().id());
       } else {

@@ -1,0 +1,63 @@
+package ark.broker.mcp;
+
+import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.mcp.protocol.McpSession;
+import ark.broker.mcp.protocol.SessionRepository;
+import io.vertx.core.Future;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every MCP request names its session, so sessions are read far more than written. This keeps the
+ * most recently used ones in memory, kept current by the store's published changes (which also carry
+ * the changes other replicas make), and asks the store only on a miss.
+ */
+final class CachedSessionRepository implements SessionRepository {
+  private final SessionRepository store;
+  private final Map<String, McpSession> recent;
+
+  CachedSessionRepository(SessionRepository store, int capacity) {
+    this.store = store;
+    this.recent = new LinkedHashMap<>(1024, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, McpSession> eldest) {
+        return size() > capacity;
+      }
+    };
+  }
+
+  @Override
+  public Future<Void> save(McpSession session) {
+    return store.save(session).onSuccess(saved -> recent.put(session.id(), session));
+  }
+
+  @Override
+  public Future<McpSession> find(String id) {
+    McpSession cached = recent.get(id);
+    if (cached != null) {
+      return Future.succeededFuture(cached);
+    }
+    // The store replies and publishes from one event loop, in order: a deletion published after this
+    // read reaches changed() after the reply, so a session ended meanwhile does not stay cached.
+    return store.find(id).onSuccess(found -> {
+      if (found != null) {
+        recent.put(id, found);
+      }
+    });
+  }
+
+  @Override
+  public Future<Void> delete(String id) {
+    return store.delete(id).onSuccess(deleted -> recent.remove(id));
+  }
+
+  /** A session changed or ended, here or on another replica. */
+  void changed(SessionRecord record) {
+    if (record.document() == null) {
+      recent.remove(record.id());
+    } else if (recent.containsKey(record.id())) {
+      recent.put(record.id(), McpSession.fromJson(record.document()));
+    }
+  }
+}
