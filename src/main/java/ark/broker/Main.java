@@ -112,7 +112,7 @@ public final class Main {
         ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "sessionsTopic"))
         : new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
     Future<String> sessionsDeployed = vertx.deployVerticle(
-        new SessionStoreVerticle(sessionLog, store.getLong("snapshotEveryEvents", 100_000L)));
+        new SessionStoreVerticle(sessionLog, StoreSettings.from(store)));
     JsonObject mcp = config.getJsonObject("mcp");
     McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);

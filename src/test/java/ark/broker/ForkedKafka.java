@@ -51,6 +51,9 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
         "share.coordinator.state.topic.min.isr=1",
         "group.initial.rebalance.delay.ms=0",
         "group.min.session.timeout.ms=1000",
+        // Restarted after a kill, the broker waits out its previous incarnation's session: keep that short.
+        "broker.session.timeout.ms=1500",
+        "broker.heartbeat.interval.ms=300",
         // The compaction test waits for the cleaner; by default it looks for work every 15 s.
         "log.cleaner.backoff.ms=100",
         ""));
@@ -101,6 +104,9 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
   public void close() throws Exception {
     if (process != null && process.isAlive()) {
       stop();
+    }
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 

@@ -176,15 +176,22 @@ public final class KafkaEventLog implements EventLog {
 
   // ---- reading (on the opener's context) ----
 
-  /** Polls, delivers, learns the consumer's position, and again, until closed. */
+  /**
+   * Polls and delivers, and again, until closed. After a poll that found nothing new, asks for the
+   * consumer's position too: it may lie beyond the last record (compaction removes records, even the
+   * last one when it is a tombstone), and a catch-up waits for the position, not for a record.
+   */
   private void poll() {
     if (closed) {
       return;
     }
     consumer.poll(POLL)
         .compose(records -> {
+          if (records.isEmpty()) {
+            return consumer.position(partition);
+          }
           deliver(records);
-          return consumer.position(partition);
+          return Future.succeededFuture(appliedPosition);
         })
         .onComplete(done -> {
           if (closed) {

@@ -63,7 +63,9 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     config.put("enable.auto.commit", false);
     config.put("auto.offset.reset", "earliest");
     config.put("allow.auto.create.topics", false);
-    config.put("default.api.timeout.ms", (int) setupTimeoutMillis());
+    // Bounds how long the reader may wait on Kafka in one call (after a leader change it revalidates its
+    // position), so it goes on reading soon after Kafka is back.
+    config.put("default.api.timeout.ms", (int) requestTimeoutMillis);
     config.put("max.poll.records", 2000);
     return config;
   }

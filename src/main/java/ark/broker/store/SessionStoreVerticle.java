@@ -33,7 +33,7 @@ public final class SessionStoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SessionStoreVerticle.class);
 
   private final EventLog log;
-  private final long snapshotEveryEvents;
+  private final StoreSettings settings;
   private final Map<String, Stored> sessions = new HashMap<>();
   private final AppliedPositions applied = new AppliedPositions();
   private long position;
@@ -45,9 +45,9 @@ public final class SessionStoreVerticle extends VerticleBase {
   private record Stored(String document, long position) {
   }
 
-  public SessionStoreVerticle(EventLog log, long snapshotEveryEvents) {
+  public SessionStoreVerticle(EventLog log, StoreSettings settings) {
     this.log = log;
-    this.snapshotEveryEvents = snapshotEveryEvents;
+    this.settings = settings;
   }
 
   @Override
@@ -100,7 +100,8 @@ public final class SessionStoreVerticle extends VerticleBase {
 
   /** Replies only once this replica applied the write, so its next read sees it. */
   private Future<Boolean> appliedOnceDurable(Future<Long> appended) {
-    return appended.compose(applied::reached).map(true);
+    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, appended.compose(applied::reached))
+        .map(true);
   }
 
   /** A session this replica has not seen may have been created on another a moment ago: catch up first. */
@@ -139,7 +140,7 @@ public final class SessionStoreVerticle extends VerticleBase {
   }
 
   private void compactIfDue() {
-    if (!compaction.isComplete() || position - compactedUpTo < snapshotEveryEvents) {
+    if (!compaction.isComplete() || position - compactedUpTo < settings.snapshotEveryEvents()) {
       return;
     }
     long upTo = position;

@@ -260,7 +260,7 @@ public final class StoreVerticle extends VerticleBase {
     Timer.Sample sample = Timer.start(meters);
     Future<Long> appended = log.append(event.question().id(), encode(event))
         .onComplete(done -> sample.stop(appendTimer));
-    return ownWrites.await(event.writer(), appended);
+    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, ownWrites.await(event.writer(), appended));
   }
 
   /** Milliseconds are what clients and the Kubernetes API keep; finer digits would only differ between them. */
