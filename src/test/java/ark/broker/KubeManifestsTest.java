@@ -183,16 +183,20 @@ class KubeManifestsTest {
   }
 
   @Test
-  void theKafkaTopicsAreCompactedAndTheQuestionLogHasOnePartition() throws Exception {
+  void theKafkaTopicsAreTheOnesTheReplicasUseAndWhatTheBrokerAccepts() throws Exception {
     Map<String, JsonNode> specs = new HashMap<>();
     for (HasMetadata topic : parse(Files.readString(K8S.resolve("kafka/topics.yaml")))) {
-      specs.put(topic.getMetadata().getName(), YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec"));
+      JsonNode spec = YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec");
+      specs.put(spec.path("topicName").asText(), spec);
     }
+    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), environment()).getJsonObject("kafka");
 
-    assertThat(specs.get("ark-broker.questions").path("partitions").asInt()).isEqualTo(1);
+    assertThat(kafka.getString("bootstrapServers")).as("three replicas share their state through Kafka").isNotBlank();
+    assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"));
+    // The broker refuses a topic that deletes by age or has more than one partition.
     assertThat(specs.values()).allSatisfy(spec -> {
       assertThat(spec.path("config").path("cleanup.policy").asText()).isEqualTo("compact");
-      assertThat(spec.path("topicName").asText()).startsWith("ark-broker.");
+      assertThat(spec.path("partitions").asInt()).isEqualTo(1);
     });
   }
 
