@@ -110,10 +110,7 @@ class KubeManifestsTest {
 
   @Test
   void everyEnvironmentVariableIsOneTheBrokerReads() throws Exception {
-    Set<String> known = new HashSet<>();
-    leaves(defaults(), "", known);
-    known.addAll(ConfigLoader.ARK_ALIASES.keySet());
-    known.add(ConfigLoader.CONFIG_FILE_VARIABLE);
+    Set<String> known = settingVariables();
     String logback = Files.readString(Path.of("src/main/resources/logback.xml"));
     LOGGING_VARIABLES.forEach(name -> assertThat(logback).contains("${" + name + ":-"));
     known.addAll(LOGGING_VARIABLES);
@@ -263,6 +260,15 @@ class KubeManifestsTest {
 
   private static JsonObject defaults() throws IOException {
     return new JsonObject(Files.readString(DEFAULTS));
+  }
+
+  /** The environment variables the broker's configuration reads: one per key of conf/broker.json, and Ark's names. */
+  static Set<String> settingVariables() throws IOException {
+    Set<String> known = new HashSet<>();
+    leaves(defaults(), "", known);
+    known.addAll(ConfigLoader.ARK_ALIASES.keySet());
+    known.add(ConfigLoader.CONFIG_FILE_VARIABLE);
+    return known;
   }
 
   private static void leaves(JsonObject node, String prefix, Set<String> names) {
