@@ -28,7 +28,9 @@ class ReplicaFailoverIT {
   @Test
   void whenTheWorkerReplicaIsKilledTheOthersTakeOverEverything() throws Exception {
     JsonObject cluster = TestKafka.shared().cluster();
-    try (BrokerProcess killed = BrokerProcess.start(dataDir.resolve("killed"), BrokerProcess.freePort(), environment(cluster))) {
+    Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(cluster));
+    environment.put("LOG_LEVEL", "WARN");
+    try (BrokerProcess killed = BrokerProcess.start(dataDir.resolve("killed"), BrokerProcess.freePort(), environment)) {
       Eventually.until("the first replica is the worker", () -> isWorker(killed.base), worker -> worker);
       try (TestBroker b = TestBroker.start(dataDir.resolve("b"), cluster);
            TestBroker c = TestBroker.start(dataDir.resolve("c"), cluster)) {
@@ -61,16 +63,6 @@ class ReplicaFailoverIT {
         }
       }
     }
-  }
-
-  /** The cluster's kafka settings, as the environment variables a broker process reads. */
-  private static Map<String, String> environment(JsonObject cluster) {
-    Map<String, String> environment = new HashMap<>(Map.of("LOG_LEVEL", "WARN"));
-    JsonObject kafka = cluster.getJsonObject("kafka");
-    for (String key : kafka.fieldNames()) {
-      environment.put(ConfigLoader.environmentName("kafka." + key), String.valueOf(kafka.getValue(key)));
-    }
-    return environment;
   }
 
   private static boolean isWorker(URI base) throws Exception {
