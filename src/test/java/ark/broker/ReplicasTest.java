@@ -3,14 +3,10 @@ package ark.broker;
 import ark.broker.SseStream.SseEvent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -19,30 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Three replicas sharing one Kafka topic: any replica serves any request, and they all agree. */
-class ReplicasTest {
-  @TempDir
-  static Path dataDir;
-  static TestBroker a;
-  static TestBroker b;
-  static TestBroker c;
-
-  @BeforeAll
-  static void start() throws Exception {
-    JsonObject cluster = TestKafka.shared().cluster();
-    a = TestBroker.start(dataDir.resolve("a"), cluster);
-    b = TestBroker.start(dataDir.resolve("b"), cluster);
-    c = TestBroker.start(dataDir.resolve("c"), cluster);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (TestBroker replica : new TestBroker[] {a, b, c}) {
-      if (replica != null) {
-        replica.close();
-      }
-    }
-  }
-
+class ReplicasTest extends OnThreeReplicas {
   private static String someone() {
     return "ark://users/r-" + UUID.randomUUID().toString().substring(0, 8);
   }

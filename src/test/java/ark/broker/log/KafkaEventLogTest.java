@@ -15,13 +15,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -59,29 +56,15 @@ class KafkaEventLogTest {
   private static final class OpenLog {
     final KafkaEventLog log;
     final Context context = vertx.getOrCreateContext();
-    final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    final RecordingSink sink = new RecordingSink();
+    final List<String> seen = sink.seen;
 
     OpenLog(String topic) {
       this.log = new KafkaEventLog(vertx, settings(topic));
     }
 
     OpenLog open() throws Exception {
-      onContext(() -> log.open(new EventLog.RecordSink<String>() {
-        @Override
-        public String decode(long position, byte[] payload) {
-          return position + ":" + new String(payload, StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public String decodeTombstone(long position, String key) {
-          return position + ":end of " + key;
-        }
-
-        @Override
-        public void apply(long position, String record) {
-          seen.add(record);
-        }
-      }));
+      onContext(() -> log.open(sink));
       return this;
     }
 
@@ -90,25 +73,7 @@ class KafkaEventLogTest {
     }
 
     <T> T onContext(Callable<Future<T>> action) throws Exception {
-      CompletableFuture<T> result = new CompletableFuture<>();
-      context.runOnContext(ignored -> {
-        try {
-          action.call().onComplete(done -> {
-            if (done.succeeded()) {
-              result.complete(done.result());
-            } else {
-              result.completeExceptionally(done.cause());
-            }
-          });
-        } catch (Exception e) {
-          result.completeExceptionally(e);
-        }
-      });
-      try {
-        return result.get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        throw e.getCause() instanceof Exception cause ? cause : e;
-      }
+      return OnContext.await(OnContext.run(context, action));
     }
 
     void close() throws Exception {

@@ -1,47 +1,20 @@
 package ark.broker.mcp;
 
+import ark.broker.Eventually;
+import ark.broker.OnThreeReplicas;
 import ark.broker.SseStream;
-import ark.broker.SseStream.SseEvent;
 import ark.broker.TestBroker;
-import ark.broker.TestKafka;
 import ark.broker.mcp.McpTestClient.Reply;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One MCP session served by three replicas in turn, as behind a round-robin load balancer. */
-class McpReplicasTest {
-  @TempDir
-  static Path dataDir;
-  static TestBroker a;
-  static TestBroker b;
-  static TestBroker c;
-
-  @BeforeAll
-  static void start() throws Exception {
-    JsonObject cluster = TestKafka.shared().cluster();
-    a = TestBroker.start(dataDir.resolve("a"), cluster);
-    b = TestBroker.start(dataDir.resolve("b"), cluster);
-    c = TestBroker.start(dataDir.resolve("c"), cluster);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (TestBroker replica : new TestBroker[] {a, b, c}) {
-      if (replica != null) {
-        replica.close();
-      }
-    }
-  }
-
+class McpReplicasTest extends OnThreeReplicas {
   /** The same session, its requests sent to {@code replica}. */
   private static McpTestClient on(TestBroker replica, McpTestClient session) {
     McpTestClient client = new McpTestClient(replica.mcp);
@@ -84,7 +57,7 @@ class McpReplicasTest {
       String id = pendingOn(b, recipient);
       b.patch("/questions/" + id, "{\"response\":\"yes\"}");
 
-      assertThat(nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
+      assertThat(McpTestClient.nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
           .isEqualTo("yes");
     }
   }
@@ -101,7 +74,7 @@ class McpReplicasTest {
     c.patch("/questions/" + pendingOn(c, recipient), "{\"response\":\"go\"}");
 
     try (SseStream resumed = on(b, onA).get(lastEventId)) {
-      JsonObject response = nextResponse(resumed);
+      JsonObject response = McpTestClient.nextResponse(resumed);
 
       assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
       assertThat(response.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("go");
@@ -117,27 +90,15 @@ class McpReplicasTest {
 
     assertThat(deleted.status()).isEqualTo(200);
     for (TestBroker other : new TestBroker[] {b, c}) {
-      ark.broker.Eventually.until("the other replica refuses the ended session", () -> on(other, onA).call("ping", null).status(),
+      Eventually.until("the other replica refuses the ended session", () -> on(other, onA).call("ping", null).status(),
           status -> status == 404);
     }
   }
 
   /** The id of the question asked for {@code recipient}, as {@code replica} lists it once it has it. */
   private static String pendingOn(TestBroker replica, String recipient) throws Exception {
-    return ark.broker.Eventually.until("the question reaches the replica",
+    return Eventually.until("the question reaches the replica",
         () -> replica.get("/questions?recipient=" + recipient).json().getJsonArray("items"),
         items -> !items.isEmpty()).getJsonObject(0).getString("id");
-  }
-
-  private static JsonObject nextResponse(SseStream stream) throws Exception {
-    while (true) {
-      SseEvent event = stream.next();
-      if (event.event().equals("end-of-stream")) {
-        throw new AssertionError("stream ended without a response");
-      }
-      if (!event.data().isBlank() && (event.json().containsKey("result") || event.json().containsKey("error"))) {
-        return event.json();
-      }
-    }
   }
 }
