@@ -248,15 +248,18 @@ class AskQuestionMcpTest {
   void aCutStreamResumesWithLastEventIdAndDeliversTheAnswer() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();
-    JsonObject call = client.message("tools/call", ask(recipient));
+    JsonObject call = client.message("tools/call", ask(recipient).put("_meta", new JsonObject().put("progressToken", "p-cut")));
     String lastEventId;
     try (SseStream cut = client.stream(call)) {
       lastEventId = cut.next().id();
     }
     String id = pendingFor(recipient);
-    broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
 
     try (SseStream resumed = client.get(lastEventId)) {
+      assertThat(resumed.next().data()).as("priming event of the resumed stream").isEmpty();
+      JsonObject progress = resumed.next().json();
+      assertThat(progress.getJsonObject("params").getString("progressToken")).isEqualTo("p-cut");
+      broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
       JsonObject response = nextResponse(resumed);
 
       assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
