@@ -1,6 +1,8 @@
 package ark.broker;
 
 import ark.broker.bus.BusCodecs;
+import ark.broker.channel.ChannelSettings;
+import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.log.FileEventLog;
@@ -83,9 +85,12 @@ public final class Main {
       return verticle;
     }, new DeploymentOptions().setInstances(instances));
 
+    Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
+        ChannelSettings.from(config.getJsonObject("channels", new JsonObject())), Clock.systemUTC()));
+
     Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
 
-    return Future.all(storeDeployed, httpDeployed, workerDeployed).map(deployed -> {
+    return Future.all(storeDeployed, httpDeployed, channelsDeployed, workerDeployed).map(deployed -> {
       LOG.info("Ark Broker started: data in {}; REST API listening on http://{}:{}",
           dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port());
       return new RunningBroker(httpVerticles.get(0).port());

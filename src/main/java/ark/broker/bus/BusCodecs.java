@@ -12,7 +12,8 @@ public final class BusCodecs {
       Messages.CreateQuestion.class, Messages.Created.class, Messages.AnswerQuestion.class,
       Messages.CancelQuestion.class, Messages.GetQuestion.class, Messages.ListQuestions.class,
       Messages.ChangesSince.class, Messages.Changes.class, Messages.QuestionChange.class,
-      Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class, Question.class,
+      Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class,
+      Messages.InboundRequest.class, Messages.InboundResponse.class, Question.class,
       QuestionPage.class);
 
   private BusCodecs() {
