@@ -7,6 +7,9 @@ import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.log.FileEventLog;
 import ark.broker.store.StoreSettings;
+import ark.broker.mcp.McpVerticle;
+import ark.broker.mcp.protocol.McpFeatures;
+import ark.broker.store.SessionStoreVerticle;
 import ark.broker.store.StoreVerticle;
 import ark.broker.worker.SoleWorkerVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -28,6 +31,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** Starts the broker: reads the configuration and deploys every room. The only class that knows them all. */
 public final class Main {
@@ -37,7 +41,7 @@ public final class Main {
   }
 
   /** What a started broker exposes to its caller (the process, or a test). */
-  public record RunningBroker(int httpPort) {
+  public record RunningBroker(int httpPort, int mcpPort) {
   }
 
   public static void main(String[] args) {
@@ -61,6 +65,11 @@ public final class Main {
   }
 
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
+    return start(vertx, config, features -> { });
+  }
+
+  /** @param extraMcpFeatures more MCP tools, resources or prompts (the conformance fixtures) */
+  public static Future<RunningBroker> start(Vertx vertx, JsonObject config, Consumer<McpFeatures> extraMcpFeatures) {
     BusCodecs.register(vertx.eventBus());
     vertx.exceptionHandler(failure -> LOG.error("Unexpected failure on a Vert.x thread", failure));
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -90,10 +99,20 @@ public final class Main {
 
     Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
 
-    return Future.all(storeDeployed, httpDeployed, channelsDeployed, workerDeployed).map(deployed -> {
-      LOG.info("Ark Broker started: data in {}; REST API listening on http://{}:{}",
-          dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port());
-      return new RunningBroker(httpVerticles.get(0).port());
+    FileEventLog sessionLog = new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
+    Future<String> sessionsDeployed = vertx.deployVerticle(
+        new SessionStoreVerticle(sessionLog, store.getLong("snapshotEveryEvents", 100_000L)));
+    JsonObject mcp = config.getJsonObject("mcp");
+    McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
+    Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
+
+    List<Future<String>> deployments =
+        List.of(storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed);
+    return Future.all(deployments).map(deployed -> {
+      LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
+          dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
+          mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
+      return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
     });
   }
 }

@@ -21,11 +21,14 @@ public final class BrokerProcess implements AutoCloseable {
   private final Process process;
   public final Path output;
   public final URI base;
+  /** The MCP endpoint, when this process was given its MCP port. */
+  public final URI mcp;
 
-  private BrokerProcess(Process process, Path output, URI base) {
+  private BrokerProcess(Process process, Path output, URI base, URI mcp) {
     this.process = process;
     this.output = output;
     this.base = base;
+    this.mcp = mcp;
   }
 
   /** Starts the jar with {@code environment} added and waits until /readyz says ready. */
@@ -47,12 +50,15 @@ public final class BrokerProcess implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
     builder.environment().put("STORE_DATA_DIR", dataDir.toString());
+    String mcpPort = environment.getOrDefault("MCP_PORT", Integer.toString(freePort()));
+    builder.environment().put("MCP_PORT", mcpPort);
     if (!environment.containsKey("PORT")) {
       builder.environment().put("HTTP_PORT", Integer.toString(httpPort));
     }
     builder.environment().put("ACCESS_LOG_LEVEL", "WARN");
     builder.environment().putAll(environment);
-    return new BrokerProcess(builder.start(), output, URI.create("http://127.0.0.1:" + httpPort));
+    return new BrokerProcess(builder.start(), output, URI.create("http://127.0.0.1:" + httpPort),
+        URI.create("http://127.0.0.1:" + mcpPort + "/mcp"));
   }
 
   /** Waits for the process to end by itself and returns its exit code. */

@@ -25,6 +25,7 @@ public final class SseStream implements AutoCloseable {
   private final BlockingQueue<String> comments = new LinkedBlockingQueue<>();
   public final int status;
   public final String contentType;
+  public final java.net.http.HttpHeaders headers;
 
   /** One event; {@code comments} are the comment lines that came before it. */
   public record SseEvent(String id, String event, String data, List<String> comments) {
@@ -37,6 +38,7 @@ public final class SseStream implements AutoCloseable {
     this.body = response.body();
     this.status = response.statusCode();
     this.contentType = response.headers().firstValue("Content-Type").orElse("");
+    this.headers = response.headers();
     Thread reader = new Thread(this::read, "sse-reader");
     reader.setDaemon(true);
     reader.start();
@@ -47,7 +49,16 @@ public final class SseStream implements AutoCloseable {
     if (lastEventId != null) {
       request.header("Last-Event-ID", lastEventId);
     }
-    return new SseStream(http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
+    return open(http, request.build());
+  }
+
+  /** Sends any request whose response is an event stream. */
+  public static SseStream open(HttpClient http, HttpRequest request) throws Exception {
+    return of(http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+  }
+
+  public static SseStream of(HttpResponse<InputStream> response) {
+    return new SseStream(response);
   }
 
   /** The next event, or null if none came within the time. An ended stream yields event "end-of-stream". */

@@ -35,7 +35,7 @@ class StartupIT {
   void arksPortVariableSetsTheRestPort() throws Exception {
     int port = BrokerProcess.freePort();
     try (BrokerProcess broker = BrokerProcess.start(dataDir, port, Map.of("PORT", Integer.toString(port)))) {
-      assertThat(broker.output()).contains("REST API listening on http://127.0.0.1:" + port);
+      assertThat(broker.output()).contains("REST API on http://127.0.0.1:" + port);
     }
   }
 }

@@ -16,23 +16,34 @@ import java.util.concurrent.TimeUnit;
 public final class TestBroker implements AutoCloseable {
   public final Vertx vertx;
   public final URI base;
-  public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  /** The MCP endpoint, http://127.0.0.1:port/mcp. */
+  public final URI mcp;
+  public final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
-  private TestBroker(Vertx vertx, int port) {
+  private TestBroker(Vertx vertx, Main.RunningBroker running) {
     this.vertx = vertx;
-    this.base = URI.create("http://127.0.0.1:" + port);
+    this.base = URI.create("http://127.0.0.1:" + running.httpPort());
+    this.mcp = URI.create("http://127.0.0.1:" + running.mcpPort() + "/mcp");
   }
 
   /** Starts with conf/broker.json, then {@code overrides} merged in, on its own port and data directory. */
   public static TestBroker start(Path dataDir, JsonObject overrides) throws Exception {
+    return start(dataDir, overrides, features -> { });
+  }
+
+  /** The same, offering more MCP features (the conformance fixtures). */
+  public static TestBroker start(Path dataDir, JsonObject overrides,
+                                 java.util.function.Consumer<ark.broker.mcp.protocol.McpFeatures> extraMcpFeatures)
+      throws Exception {
     Vertx vertx = Vertx.vertx();
     JsonObject config = ConfigLoader.load(vertx, Map.of()).await(10, TimeUnit.SECONDS)
         .mergeIn(new JsonObject()
             .put("http", new JsonObject().put("port", 0).put("instances", 1))
+            .put("mcp", new JsonObject().put("port", 0))
             .put("store", new JsonObject().put("dataDir", dataDir.toString())), true)
         .mergeIn(overrides, true);
-    Main.RunningBroker running = Main.start(vertx, config).await(30, TimeUnit.SECONDS);
-    return new TestBroker(vertx, running.httpPort());
+    Main.RunningBroker running = Main.start(vertx, config, extraMcpFeatures).await(30, TimeUnit.SECONDS);
+    return new TestBroker(vertx, running);
   }
 
   public static TestBroker start(Path dataDir) throws Exception {

@@ -24,6 +24,14 @@ public final class Addresses {
   /** Any body -> {@link Messages.StoreStatus}; no handler means the store has not finished replaying. */
   public static final String STORE_STATUS = "store.status";
 
+  /** {@link Messages.SessionRecord} -> true, once the session is durable and applied. */
+  public static final String SESSIONS_SAVE = "sessions.save";
+  /** {@link Messages.GetSession} -> {@link Messages.SessionRecord}, or failure {@link Failures#NOT_FOUND}. */
+  public static final String SESSIONS_GET = "sessions.get";
+  /** {@link Messages.DeleteSession} -> true, once the deletion is durable. */
+  public static final String SESSIONS_DELETE = "sessions.delete";
+  /** Published {@link Messages.SessionRecord} after every change; a null document means the session ended. */
+  public static final String SESSIONS_CHANGED = "sessions.changed";
   /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */
   public static final String WORKER_STATUS = "worker.status";
   /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */

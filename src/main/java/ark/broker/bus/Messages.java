@@ -52,6 +52,20 @@ public final class Messages {
   public record StoreStatus(boolean ready, long position, int questions) {
   }
 
+  /**
+   * An MCP session as the MCP surface wrote it. The store keeps it without reading it.
+   *
+   * @param document the session as JSON text, or null when the session ended
+   */
+  public record SessionRecord(String id, String document) {
+  }
+
+  public record GetSession(String id) {
+  }
+
+  public record DeleteSession(String id) {
+  }
+
   /** Records that a channel showed a question to people; the same channel and ref replace the earlier record. */
   public record RecordDelivery(String id, Delivery delivery) {
   }

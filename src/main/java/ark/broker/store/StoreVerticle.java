@@ -31,11 +31,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.ReplyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,10 +41,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -69,10 +64,8 @@ public final class StoreVerticle extends VerticleBase {
   private final QuestionView view = new QuestionView();
   private final ChangeHistory history;
   private final KeyedSequencer sequencer = new KeyedSequencer();
-  private final Map<String, Promise<QuestionView.Result>> ownWrites = new HashMap<>();
-  private final String writerId = UUID.randomUUID().toString().substring(0, 8);
+  private final OwnWrites<QuestionView.Result> ownWrites = new OwnWrites<>();
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
-  private long writes;
   private boolean live;
   private boolean worker;
   /** The snapshot being written, if any; one at a time. */
@@ -106,14 +99,14 @@ public final class StoreVerticle extends VerticleBase {
       compactedUpTo = history.completeAfter();
       mirrorCounts();
       EventBus bus = vertx.eventBus();
-      bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> respond(m, create(m.body().request(), m)));
-      bus.<AnswerQuestion>localConsumer(Addresses.QUESTIONS_ANSWER, m -> respond(m, answer(m.body(), m)));
-      bus.<CancelQuestion>localConsumer(Addresses.QUESTIONS_CANCEL, m -> respond(m, cancel(m.body(), m)));
-      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> respond(m, read(() -> view.require(m.body().id()))));
-      bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> respond(m, read(() -> view.list(
+      bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body().request(), m)));
+      bus.<AnswerQuestion>localConsumer(Addresses.QUESTIONS_ANSWER, m -> StoreReplies.respond(m, answer(m.body(), m)));
+      bus.<CancelQuestion>localConsumer(Addresses.QUESTIONS_CANCEL, m -> StoreReplies.respond(m, cancel(m.body(), m)));
+      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, read(() -> view.require(m.body().id()))));
+      bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
-      bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> respond(m, deliver(m.body())));
+      bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(true, view.position(), view.size())));
       followWorkerRole(bus);
       vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
@@ -146,7 +139,7 @@ public final class StoreVerticle extends VerticleBase {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (created) {
           LOG.info("Question {} created for {} by {}{}", id, question.recipient(),
-              question.sender() == null ? "an unnamed asker" : question.sender(), requestSuffix(message));
+              question.sender() == null ? "an unnamed asker" : question.sender(), StoreReplies.requestSuffix(message));
         }
         return new Created(result.current(), created);
       });
@@ -157,12 +150,12 @@ public final class StoreVerticle extends VerticleBase {
     return change(command.id(), EventType.ANSWERED,
         question -> question.answer(command.response(), command.answeredBy(), now()))
         .onSuccess(answered -> LOG.info("Question {} answered{}{}", answered.id(),
-            answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), requestSuffix(message)));
+            answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), StoreReplies.requestSuffix(message)));
   }
 
   private Future<Question> cancel(CancelQuestion command, Message<?> message) {
     return change(command.id(), EventType.CANCELLED, question -> question.cancel(now()))
-        .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), requestSuffix(message)));
+        .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), StoreReplies.requestSuffix(message)));
   }
 
   private Future<Question> deliver(RecordDelivery command) {
@@ -215,17 +208,10 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private Future<QuestionView.Result> write(QuestionEvent event) {
-    byte[] payload = encode(event);
-    Promise<QuestionView.Result> applied = Promise.promise();
-    ownWrites.put(event.writer(), applied);
     Timer.Sample sample = Timer.start(meters);
-    log.append(event.question().id(), payload).onComplete(appended -> {
-      sample.stop(appendTimer);
-      if (appended.failed() && ownWrites.remove(event.writer()) != null) {
-        applied.fail(appended.cause());
-      }
-    });
-    return applied.future();
+    Future<Long> appended = log.append(event.question().id(), encode(event))
+        .onComplete(done -> sample.stop(appendTimer));
+    return ownWrites.await(event.writer(), appended);
   }
 
   /** Milliseconds are what clients and the Kubernetes API keep; finer digits would only differ between them. */
@@ -234,7 +220,7 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private String nextWriter() {
-    return writerId + "-" + (++writes);
+    return ownWrites.nextWriter();
   }
 
   // ---- applying the log ----
@@ -254,10 +240,7 @@ public final class StoreVerticle extends VerticleBase {
       }
     }
     if (live) {
-      Promise<QuestionView.Result> own = event.writer() == null ? null : ownWrites.remove(event.writer());
-      if (own != null) {
-        own.complete(result);
-      }
+      ownWrites.applied(event.writer(), result);
       compactIfDue();
     }
   }
@@ -298,29 +281,6 @@ public final class StoreVerticle extends VerticleBase {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-  }
-
-  private static void respond(Message<?> message, Future<?> result) {
-    result.onComplete(done -> {
-      if (done.succeeded()) {
-        message.reply(done.result());
-        return;
-      }
-      Throwable failure = done.cause();
-      int code = failure instanceof LogUnavailableException ? Failures.UNAVAILABLE : Failures.codeOf(failure);
-      if (code == Failures.INTERNAL) {
-        LOG.error("Store failed a request on {}{}", message.address(), requestSuffix(message), failure);
-      } else if (code == Failures.UNAVAILABLE) {
-        LOG.warn("Store refused a write on {}{}: {}", message.address(), requestSuffix(message), failure.getMessage());
-      }
-      message.fail(code, failure instanceof ReplyException || code != Failures.INTERNAL
-          ? failure.getMessage() : "internal error");
-    });
-  }
-
-  private static String requestSuffix(Message<?> message) {
-    String requestId = message.headers().get(Addresses.REQUEST_ID_HEADER);
-    return requestId == null ? "" : " [request " + requestId + "]";
   }
 
   // ---- encoding and metrics ----

@@ -175,7 +175,7 @@ public final class CoreBenchmark {
   private static void restart(Vertx vertx, Path dataDir, boolean snapshots) throws Exception {
     Vertx writer = Vertx.vertx();
     JsonObject config = ConfigLoader.load(writer, Map.of()).await(10, TimeUnit.SECONDS).mergeIn(new JsonObject()
-        .put("http", new JsonObject().put("port", 0).put("instances", 1))
+        .put("http", new JsonObject().put("port", 0).put("instances", 1)).put("mcp", new JsonObject().put("port", 0))
         .put("store", new JsonObject().put("dataDir", dataDir.toString())
             .put("snapshotEveryEvents", snapshots ? 100_000 : EVENTS_FOR_RESTART * 2)), true);
     Main.start(writer, config).await(30, TimeUnit.SECONDS);

@@ -1,0 +1,157 @@
+package ark.broker.mcp;
+
+import ark.broker.mcp.protocol.JsonRpcError;
+import ark.broker.mcp.protocol.McpJson;
+import ark.broker.mcp.protocol.RequestContext;
+import ark.broker.mcp.protocol.Tool;
+import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.NewQuestion;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionRequests;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+
+/**
+ * {@code ask_question}: asks a person and returns the answer. Called plainly, the call waits (with
+ * progress notifications on its own stream, resumable if the stream is cut); called as a task, it
+ * returns a task at once whose result is the answer. Either way the same tool call asked again finds
+ * the question it already asked.
+ */
+final class AskQuestionTool implements Tool.Handler {
+  static final String NAME = "ask_question";
+  static final String RESUME_KIND = "ask";
+  private static final String DESCRIPTION = """
+      Ask a person a question and get their answer. Use it when you need a human decision, an approval, \
+      or information you cannot find yourself. The answer may take minutes or hours; the call waits for it \
+      (or, if your client supports MCP tasks, returns a task whose result is the answer). \
+      Write `content` so it can be answered without other context, and say in `context` what depends on it. \
+      Give `options` when the answer should be one of a few choices: the answer is then exactly one of them. \
+      The result's `response` is the person's answer. If the question is cancelled or expires before anyone \
+      answers, the result is an error that says so: do not treat that as an answer. \
+      Repeating the same tool call (same query and tool call id) returns the same question instead of asking twice.""";
+
+  private final QuestionBus questions;
+  private final QuestionWatch watch;
+  private final TaskObservers observers;
+  private final long pollIntervalMillis;
+
+  AskQuestionTool(QuestionBus questions, QuestionWatch watch, TaskObservers observers, long pollIntervalMillis) {
+    this.questions = questions;
+    this.watch = watch;
+    this.observers = observers;
+    this.pollIntervalMillis = pollIntervalMillis;
+  }
+
+  Tool tool() {
+    ObjectNode definition = McpJson.object()
+        .put("name", NAME)
+        .put("title", "Ask a person")
+        .put("description", DESCRIPTION);
+    definition.set("inputSchema", inputSchema());
+    definition.set("outputSchema", QuestionResults.outputSchema());
+    definition.putObject("execution").put("taskSupport", "optional");
+    definition.putObject("annotations").put("readOnlyHint", false).put("destructiveHint", false)
+        .put("idempotentHint", true).put("openWorldHint", true);
+    return new Tool(definition, this);
+  }
+
+  @Override
+  public Future<ObjectNode> call(RequestContext ctx, ObjectNode arguments) {
+    NewQuestion request;
+    try {
+      request = request(ctx, arguments);
+    } catch (InvalidQuestionException e) {
+      return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
+    }
+    return questions.create(request).recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
+        .compose(created -> {
+          Question question = created.question();
+          if (question.status().isFinal()) {
+            return Future.succeededFuture(QuestionResults.askResult(question));
+          }
+          ctx.resumable(RESUME_KIND, McpJson.object().put("q", question.id()));
+          ctx.stream();
+          return resume(ctx, question.id());
+        });
+  }
+
+  @Override
+  public Future<ObjectNode> callAsTask(RequestContext ctx, ObjectNode arguments, ObjectNode task) {
+    NewQuestion request;
+    try {
+      request = request(ctx, arguments);
+    } catch (InvalidQuestionException e) {
+      return Future.failedFuture(JsonRpcError.invalidParams("The question was not asked: " + e.getMessage()));
+    }
+    return questions.create(request).recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
+        .map(created -> {
+          Question question = created.question();
+          observers.observe(question.id(), ctx.session().id());
+          ObjectNode result = McpJson.object();
+          result.set("task", QuestionResults.task(question, pollIntervalMillis));
+          result.putObject("_meta").put("io.modelcontextprotocol/model-immediate-response",
+              "Asked " + question.recipient() + " (question " + question.id() + "). The answer will be this task's result.");
+          return result;
+        });
+  }
+
+  /** Waits for the answer; also how a cut stream of a plain call is finished after GET + Last-Event-ID. */
+  Future<ObjectNode> resume(RequestContext ctx, String questionId) {
+    return watch.untilFinal(ctx, questionId, -1).map(QuestionResults::askResult);
+  }
+
+  Future<JsonNode> resume(RequestContext ctx, JsonNode state) {
+    return resume(ctx, McpJson.requireText(state, "q")).map(JsonNode.class::cast);
+  }
+
+  private static NewQuestion request(RequestContext ctx, ObjectNode arguments) {
+    Caller caller = Caller.of(ctx, arguments);
+    ObjectNode question = arguments.deepCopy();
+    question.put("sender", caller.agent());
+    question.remove(java.util.List.of("query", "toolCallId"));
+    if (caller.query() != null) {
+      question.set("query", caller.query());
+    }
+    if (caller.toolCallId() != null) {
+      question.put("toolCallId", caller.toolCallId());
+    }
+    return QuestionRequests.create(question);
+  }
+
+  private static ObjectNode inputSchema() {
+    ObjectNode schema = McpJson.object().put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties.putObject("recipient").put("type", "string")
+        .put("description", "Who should answer: ark://users/<name> or ark://teams/<name>");
+    properties.putObject("content").put("type", "string").put("description", "The question itself");
+    properties.putObject("context").put("type", "string").put("description", "Why you ask and what depends on the answer");
+    ObjectNode options = properties.putObject("options").put("type", "array")
+        .put("description", "The possible answers, if it is a choice; the answer will be exactly one of them");
+    options.putObject("items").put("type", "string");
+    ObjectNode channels = properties.putObject("channels").put("type", "array")
+        .put("description", "Where to show the question besides the dashboard, such as slack or github");
+    channels.putObject("items").put("type", "string");
+    properties.putObject("priority").put("type", "string").put("description", "How urgent (default medium)")
+        .set("enum", McpJson.array().add("high").add("medium").add("low"));
+    properties.putObject("blocking").put("type", "boolean")
+        .put("description", "Whether your work stops until the answer comes (default true)");
+    properties.putObject("expiresAt").put("type", "string").put("format", "date-time")
+        .put("description", "When to give up waiting (ISO-8601); or use ttlSeconds");
+    properties.putObject("ttlSeconds").put("type", "integer").put("minimum", 1)
+        .put("description", "Seconds until the question expires unanswered");
+    properties.putObject("sender").put("type", "string")
+        .put("description", "Who asks, as ark://agents/<name>; usually set by the host");
+    ObjectNode query = properties.putObject("query").put("type", "object")
+        .put("description", "The Kubernetes Query asking; usually set by the host");
+    query.putObject("properties").<ObjectNode>set("namespace", McpJson.object().put("type", "string"))
+        .set("name", McpJson.object().put("type", "string"));
+    properties.putObject("toolCallId").put("type", "string")
+        .put("description", "The LLM tool call id; with query it makes a repeated call find the same question");
+    properties.putObject("idempotencyKey").put("type", "string")
+        .put("description", "Asking again with the same key returns the same question");
+    schema.set("required", McpJson.array().add("recipient").add("content"));
+    schema.put("additionalProperties", false);
+    return schema;
+  }
+}

@@ -1,0 +1,124 @@
+package ark.broker.mcp;
+
+import ark.broker.mcp.protocol.McpJson;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionJson;
+import ark.broker.question.QuestionStatus;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** How questions look to MCP clients: tool results, tasks, and the schema of both. */
+final class QuestionResults {
+  static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+  private QuestionResults() {
+  }
+
+  /** The {@code outputSchema} of ask_question and get_question: what {@link #structured} returns. */
+  static ObjectNode outputSchema() {
+    ObjectNode schema = McpJson.object().put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties.putObject("questionId").put("type", "string").put("description", "The question's id (also the task id)");
+    properties.putObject("status").put("type", "string").put("description", "pending, answered, cancelled or expired")
+        .set("enum", McpJson.array().add("pending").add("answered").add("cancelled").add("expired"));
+    properties.putObject("response").put("type", "string").put("description", "The person's answer, when answered");
+    properties.putObject("answeredBy").put("type", "string").put("description", "Who answered, as ark://users/<name>");
+    properties.putObject("answeredAt").put("type", "string").put("format", "date-time");
+    schema.set("required", McpJson.array().add("questionId").add("status"));
+    return schema;
+  }
+
+  static ObjectNode structured(Question question) {
+    ObjectNode structured = McpJson.object().put("questionId", question.id()).put("status", question.status().wireName());
+    if (question.response() != null) {
+      structured.put("response", question.response());
+    }
+    if (question.answeredBy() != null) {
+      structured.put("answeredBy", question.answeredBy());
+    }
+    if (question.answeredAt() != null) {
+      structured.put("answeredAt", question.answeredAt().toString());
+    }
+    return structured;
+  }
+
+  /**
+   * The result of asking: the answer, or an {@code isError} result that says the question was
+   * cancelled or expired, which an agent must not mistake for a person's answer.
+   */
+  static ObjectNode askResult(Question question) {
+    ObjectNode structured = structured(question);
+    String text = switch (question.status()) {
+      case CANCELLED -> "The question " + question.id() + " was cancelled before anyone answered it.";
+      case EXPIRED -> "The question " + question.id() + " expired at " + question.expiresAt() + " without an answer.";
+      default -> McpJson.write(structured);
+    };
+    return toolResult(text, structured, question.status() == QuestionStatus.CANCELLED || question.status() == QuestionStatus.EXPIRED);
+  }
+
+  static ObjectNode toolResult(String text, JsonNode structured, boolean isError) {
+    ObjectNode result = McpJson.object();
+    result.putArray("content").addObject().put("type", "text").put("text", text);
+    if (structured != null) {
+      result.set("structuredContent", structured);
+    }
+    result.put("isError", isError);
+    return result;
+  }
+
+  static ObjectNode errorResult(String text) {
+    return toolResult(text, null, true);
+  }
+
+  /** The MCP Task that stands for a question: the task id is the question id. */
+  static ObjectNode task(Question question, long pollIntervalMillis) {
+    ObjectNode task = McpJson.object()
+        .put("taskId", question.id())
+        .put("status", switch (question.status()) {
+          case PENDING -> "working";
+          case ANSWERED -> "completed";
+          case CANCELLED -> "cancelled";
+          case EXPIRED -> "failed";
+        })
+        .put("statusMessage", statusMessage(question))
+        .put("createdAt", question.createdAt().toString())
+        .put("lastUpdatedAt", question.updatedAt().toString());
+    // Questions are kept, so the task never expires: a null ttl means unlimited.
+    task.set("ttl", NullNode.getInstance());
+    if (!question.status().isFinal()) {
+      task.put("pollInterval", pollIntervalMillis);
+    }
+    return task;
+  }
+
+  static ObjectNode withRelatedTask(ObjectNode result, String taskId) {
+    ObjectNode copy = result.deepCopy();
+    copy.putObject("_meta").putObject(RELATED_TASK).put("taskId", taskId);
+    return copy;
+  }
+
+  static ObjectNode questionJson(Question question) {
+    return QuestionJson.MAPPER.valueToTree(question);
+  }
+
+  static ArrayNode questionsJson(Iterable<Question> questions) {
+    ArrayNode array = McpJson.array();
+    questions.forEach(question -> array.add(questionJson(question)));
+    return array;
+  }
+
+  private static String statusMessage(Question question) {
+    return switch (question.status()) {
+      case PENDING -> question.deliveries().isEmpty()
+          ? "Waiting for an answer from " + question.recipient()
+          : "Waiting for an answer from " + question.recipient() + " (delivered to "
+              + String.join(", ", question.deliveries().stream()
+                  .map(d -> d.label() != null ? d.label() : d.channel()).toList()) + ")";
+      case ANSWERED -> "Answered" + (question.answeredBy() == null ? "" : " by " + question.answeredBy());
+      case CANCELLED -> "The question was cancelled before anyone answered it";
+      case EXPIRED -> "The question expired at " + question.expiresAt() + " without an answer";
+    };
+  }
+}

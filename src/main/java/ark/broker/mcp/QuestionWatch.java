@@ -1,0 +1,111 @@
+package ark.broker.mcp;
+
+import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.mcp.protocol.JsonRpcError;
+import ark.broker.mcp.protocol.RequestContext;
+import ark.broker.question.EventType;
+import ark.broker.question.Question;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Waits for questions to be answered (or cancelled, or to expire) on behalf of MCP requests. One
+ * event-bus subscription serves every waiter, so ten thousand waiting agents cost a map entry each.
+ * While it waits it keeps the client informed with progress notifications, which also keep the
+ * client's and any proxy's timeouts from firing.
+ */
+final class QuestionWatch {
+  private final Vertx vertx;
+  private final QuestionBus questions;
+  private final long progressIntervalMillis;
+  private final Map<String, List<Consumer<QuestionChange>>> listeners = new HashMap<>();
+
+  QuestionWatch(Vertx vertx, QuestionBus questions, long progressIntervalMillis) {
+    this.vertx = vertx;
+    this.questions = questions;
+    this.progressIntervalMillis = progressIntervalMillis;
+  }
+
+  /** Every change, from the store's published stream. */
+  void changed(QuestionChange change) {
+    List<Consumer<QuestionChange>> waiting = listeners.get(change.question().id());
+    if (waiting != null) {
+      new ArrayList<>(waiting).forEach(listener -> listener.accept(change));
+    }
+  }
+
+  int waiting() {
+    return listeners.size();
+  }
+
+  /**
+   * Completes with the question once it is final, or with the question as it then is after
+   * {@code maxWaitMillis} (no limit when negative). Fails if the question does not exist or the
+   * request is cancelled.
+   */
+  Future<Question> untilFinal(RequestContext ctx, String id, long maxWaitMillis) {
+    Promise<Question> done = Promise.promise();
+    Question[] latest = new Question[1];
+    long[] progress = {0};
+    Consumer<QuestionChange> listener = change -> {
+      latest[0] = change.question();
+      if (change.question().status().isFinal()) {
+        done.tryComplete(change.question());
+      } else if (change.type() == EventType.DELIVERED && !change.question().deliveries().isEmpty()) {
+        var delivery = change.question().deliveries().get(change.question().deliveries().size() - 1);
+        ctx.progress(++progress[0], null, "Delivered to " + (delivery.label() != null ? delivery.label() : delivery.channel()));
+      }
+    };
+    listen(id, listener);
+    long ticker = vertx.setPeriodic(progressIntervalMillis, tick -> {
+      if (latest[0] != null) {
+        ctx.progress(++progress[0], null, waitingFor(latest[0]));
+      }
+    });
+    long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
+    ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
+    questions.find(id).onComplete(found -> {
+      if (found.failed()) {
+        done.tryFail(QuestionBus.asRpcError(found.cause()));
+      } else if (found.result() == null) {
+        done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
+      } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
+        latest[0] = found.result();
+        if (latest[0].status().isFinal()) {
+          done.tryComplete(latest[0]);
+        } else if (maxWaitMillis != 0) {
+          ctx.progress(++progress[0], null, waitingFor(latest[0]));
+        }
+      }
+    });
+    return done.future().onComplete(finished -> {
+      unlisten(id, listener);
+      vertx.cancelTimer(ticker);
+      if (deadline >= 0) {
+        vertx.cancelTimer(deadline);
+      }
+    });
+  }
+
+  private static String waitingFor(Question question) {
+    return "Waiting for an answer from " + question.recipient() + " to question " + question.id();
+  }
+
+  private void listen(String id, Consumer<QuestionChange> listener) {
+    listeners.computeIfAbsent(id, key -> new ArrayList<>(1)).add(listener);
+  }
+
+  private void unlisten(String id, Consumer<QuestionChange> listener) {
+    List<Consumer<QuestionChange>> waiting = listeners.get(id);
+    if (waiting != null && waiting.remove(listener) && waiting.isEmpty()) {
+      listeners.remove(id);
+    }
+  }
+}

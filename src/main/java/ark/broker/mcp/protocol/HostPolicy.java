@@ -1,0 +1,58 @@
+package ark.broker.mcp.protocol;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * DNS-rebinding protection: a web page on another site must not reach a local MCP server through the
+ * browser. Requests must name an allowed host, and a browser's Origin must be an allowed host too.
+ */
+final class HostPolicy {
+  private final List<String> allowed;
+
+  HostPolicy(List<String> allowedHosts) {
+    this.allowed = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+  }
+
+  /** Why the request is refused, or null if it may pass. */
+  String refusal(String hostHeader, String origin) {
+    if (allowed.contains("*")) {
+      return null;
+    }
+    String host = hostName(hostHeader);
+    if (host == null || !allowed.contains(host)) {
+      return "Invalid Host header: " + hostHeader;
+    }
+    if (origin != null) {
+      String originHost;
+      try {
+        originHost = URI.create(origin).getHost();
+      } catch (IllegalArgumentException e) {
+        originHost = null;
+      }
+      if (originHost == null || !allowed.contains(bracketed(originHost.toLowerCase(Locale.ROOT)))) {
+        return "Invalid Origin header: " + origin;
+      }
+    }
+    return null;
+  }
+
+  /** The host of a Host header without its port; IPv6 literals keep their brackets. */
+  private static String hostName(String hostHeader) {
+    if (hostHeader == null || hostHeader.isBlank()) {
+      return null;
+    }
+    String host = hostHeader.trim().toLowerCase(Locale.ROOT);
+    if (host.startsWith("[")) {
+      int end = host.indexOf(']');
+      return end < 0 ? null : host.substring(0, end + 1);
+    }
+    int colon = host.indexOf(':');
+    return colon < 0 ? host : host.substring(0, colon);
+  }
+
+  private static String bracketed(String host) {
+    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+}

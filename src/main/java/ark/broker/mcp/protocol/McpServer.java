@@ -1,0 +1,384 @@
+package ark.broker.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The MCP protocol, transport aside: the lifecycle, every method of revision 2025-11-25 and the
+ * per-replica state of live connections (requests in flight, standalone streams, requests sent to
+ * clients). Durable session state lives in the {@link SessionRepository}. One event loop only.
+ */
+public final class McpServer {
+  private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Vertx vertx;
+  private final McpSettings settings;
+  private final McpFeatures features;
+  private final SessionRepository sessions;
+  private final Map<String, RequestContext> inFlight = new HashMap<>();
+  private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
+  private final Map<String, StandaloneStream> standalone = new HashMap<>();
+  private long counter;
+
+  public McpServer(Vertx vertx, McpSettings settings, McpFeatures features, SessionRepository sessions) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.features = features;
+    this.sessions = sessions;
+  }
+
+  Vertx vertx() {
+    return vertx;
+  }
+
+  McpSettings settings() {
+    return settings;
+  }
+
+  SessionRepository sessions() {
+    return sessions;
+  }
+
+  // ---- lifecycle ----
+
+  record Initialized(McpSession session, ObjectNode result) {
+  }
+
+  Future<Initialized> initialize(ObjectNode params) {
+    String requested = McpJson.requireText(params, "protocolVersion");
+    ObjectNode clientInfo = McpJson.objectOrEmpty(params, "clientInfo");
+    ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
+    String version = ProtocolVersions.negotiate(requested);
+    McpSession session = new McpSession(newSessionId(), version, clientInfo, capabilities, null, java.util.Set.of(),
+        Instant.now());
+    ObjectNode result = McpJson.object().put("protocolVersion", version);
+    result.set("capabilities", features.capabilities());
+    result.set("serverInfo", features.serverInfo);
+    if (features.instructions != null) {
+      result.put("instructions", features.instructions);
+    }
+    return sessions.save(session).map(saved -> {
+      LOG.info("MCP session {} started by {} {} (protocol {})", abbreviate(session.id()),
+          clientInfo.path("name").asText("an unnamed client"), clientInfo.path("version").asText(""), version);
+      return new Initialized(session, result);
+    });
+  }
+
+  Future<Void> endSession(McpSession session) {
+    return sessions.delete(session.id()).onSuccess(deleted -> {
+      sessionEnded(session.id());
+      LOG.info("MCP session {} ended by the client", abbreviate(session.id()));
+    });
+  }
+
+  // ---- requests ----
+
+  RequestContext newContext(McpSession session, JsonNode id, String method, ObjectNode params, MultiMap headers,
+                            HttpServerResponse response) {
+    return new RequestContext(this, session, id, method, params, headers, response);
+  }
+
+  /** Runs a request and answers it through its context. */
+  void run(RequestContext ctx, Future<JsonNode> work) {
+    String key = key(ctx.session().id(), ctx.requestId());
+    inFlight.put(key, ctx);
+    work.onComplete(done -> {
+      inFlight.remove(key, ctx);
+      if (done.succeeded()) {
+        ctx.finish(done.result(), null);
+      } else {
+        ctx.finish(null, asRpcError(done.cause(), ctx));
+      }
+    });
+  }
+
+  Future<JsonNode> dispatch(RequestContext ctx) {
+    try {
+      return switch (ctx.method()) {
+        case "ping" -> Future.succeededFuture(McpJson.object());
+        case "logging/setLevel" -> setLogLevel(ctx);
+        case "tools/list" -> listed(ctx, "tools", features.tools.values().stream().map(Tool::definition).toList());
+        case "tools/call" -> callTool(ctx);
+        case "resources/list" -> listResources(ctx);
+        case "resources/templates/list" -> listed(ctx, "resourceTemplates",
+            features.resources.stream().flatMap(p -> p.templates().stream()).toList());
+        case "resources/read" -> readResource(ctx);
+        case "resources/subscribe" -> subscribe(ctx, true);
+        case "resources/unsubscribe" -> subscribe(ctx, false);
+        case "prompts/list" -> listed(ctx, "prompts", features.prompts.values().stream().map(Prompt::definition).toList());
+        case "prompts/get" -> getPrompt(ctx);
+        case "completion/complete" -> complete(ctx);
+        case "tasks/get" -> tasks(ctx).get(ctx, taskId(ctx)).map(JsonNode.class::cast);
+        case "tasks/result" -> tasks(ctx).result(ctx, taskId(ctx)).map(JsonNode.class::cast);
+        case "tasks/list" -> tasks(ctx).list(ctx, cursor(ctx)).map(JsonNode.class::cast);
+        case "tasks/cancel" -> tasks(ctx).cancel(ctx, taskId(ctx)).map(JsonNode.class::cast);
+        case "initialize" -> throw new JsonRpcError(JsonRpcError.INVALID_REQUEST,
+            "Invalid Request: this session is already initialized", null);
+        default -> throw JsonRpcError.methodNotFound(ctx.method());
+      };
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** Finishes a request whose stream was cut, from the token of its last event id. */
+  Future<JsonNode> resume(RequestContext ctx, StreamToken token) {
+    Resumer resumer = features.resumers.get(token.kind());
+    if (resumer == null) {
+      return Future.failedFuture(new JsonRpcError(JsonRpcError.INVALID_PARAMS, "nothing to resume for this event id", null));
+    }
+    ctx.resumable(token.kind(), token.state());
+    ctx.stream();
+    return resumer.resume(ctx, token.state());
+  }
+
+  void notification(McpSession session, JsonRpcMessage message) {
+    if ("notifications/cancelled".equals(message.method())) {
+      JsonNode requestId = message.params().get("requestId");
+      RequestContext running = requestId == null ? null : inFlight.remove(key(session.id(), requestId));
+      if (running != null) {
+        LOG.debug("MCP request {} cancelled by the client", requestId);
+        running.cancel();
+      }
+    }
+    // notifications/initialized, roots/list_changed and the like need no action here.
+  }
+
+  /** A client's answer to a request we sent it. */
+  void clientResponse(McpSession session, JsonRpcMessage message) {
+    Promise<JsonNode> waiting = awaitingClient.remove(key(session.id(), message.id()));
+    if (waiting == null) {
+      LOG.debug("MCP response for unknown request {} ignored", message.id());
+    } else if (message.error() != null) {
+      waiting.fail(new JsonRpcError(message.error().path("code").asInt(JsonRpcError.INTERNAL_ERROR),
+          message.error().path("message").asText("client error"), message.error().get("data")));
+    } else {
+      waiting.complete(message.result());
+    }
+  }
+
+  Future<JsonNode> sendToClient(String sessionId, String method, ObjectNode params, Consumer<JsonNode> send) {
+    JsonNode id = McpJson.MAPPER.getNodeFactory().textNode("s" + (++counter));
+    String key = key(sessionId, id);
+    Promise<JsonNode> answer = Promise.promise();
+    awaitingClient.put(key, answer);
+    long timer = vertx.setTimer(settings.clientRequestTimeoutMillis(), t -> {
+      if (awaitingClient.remove(key) != null) {
+        answer.fail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "the client did not answer " + method + " in time", null));
+      }
+    });
+    send.accept(JsonRpcMessage.request(id, method, params));
+    return answer.future().onComplete(done -> vertx.cancelTimer(timer));
+  }
+
+  // ---- standalone GET streams and notifications ----
+
+  private record StandaloneStream(SseChannel channel, long heartbeat, McpSession session) {
+  }
+
+  boolean hasStandaloneStream(String sessionId) {
+    return standalone.containsKey(sessionId);
+  }
+
+  void openStandalone(McpSession session, HttpServerResponse response) {
+    SseChannel channel = new SseChannel(response, StreamToken.STANDALONE);
+    channel.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), settings.sseRetryMillis());
+    long heartbeat = vertx.setPeriodic(settings.heartbeatMillis(), id -> channel.heartbeat());
+    standalone.put(session.id(), new StandaloneStream(channel, heartbeat, session));
+    response.closeHandler(closed -> closeStandalone(session.id()));
+  }
+
+  /** Sends a notification on the session's standalone stream, if it has one on this replica. */
+  public boolean notifySession(String sessionId, String method, JsonNode params) {
+    StandaloneStream stream = standalone.get(sessionId);
+    if (stream == null) {
+      return false;
+    }
+    stream.channel.send(JsonRpcMessage.notification(method, params));
+    return true;
+  }
+
+  /** The sessions with a standalone stream on this replica, as last known. */
+  public List<McpSession> sessionsListening() {
+    List<McpSession> listening = new ArrayList<>(standalone.size());
+    standalone.values().forEach(stream -> listening.add(stream.session));
+    return listening;
+  }
+
+  /** Another replica (or this one) changed a session: keep the copy its stream uses current. */
+  public void sessionChanged(McpSession session) {
+    standalone.computeIfPresent(session.id(), (id, stream) -> new StandaloneStream(stream.channel, stream.heartbeat, session));
+  }
+
+  /** The session ended (perhaps on another replica): close what this replica holds of it. */
+  public void sessionEnded(String sessionId) {
+    closeStandalone(sessionId);
+    inFlight.entrySet().removeIf(entry -> {
+      if (entry.getKey().startsWith(sessionId + "/")) {
+        entry.getValue().cancel();
+        return true;
+      }
+      return false;
+    });
+  }
+
+  private void closeStandalone(String sessionId) {
+    StandaloneStream stream = standalone.remove(sessionId);
+    if (stream != null) {
+      vertx.cancelTimer(stream.heartbeat);
+      stream.channel.end();
+    }
+  }
+
+  String nextStreamToken() {
+    return "r" + (++counter);
+  }
+
+  // ---- methods ----
+
+  private Future<JsonNode> setLogLevel(RequestContext ctx) {
+    String level = LogLevel.require(McpJson.requireText(ctx.params(), "level"));
+    return saveSession(ctx.session().withLogLevel(level)).map(saved -> McpJson.object());
+  }
+
+  private Future<JsonNode> callTool(RequestContext ctx) {
+    String name = McpJson.requireText(ctx.params(), "name");
+    Tool tool = features.tools.get(name);
+    if (tool == null) {
+      throw JsonRpcError.invalidParams("Unknown tool: " + name);
+    }
+    ObjectNode arguments = McpJson.objectOrEmpty(ctx.params(), "arguments");
+    JsonNode task = ctx.params().get("task");
+    if (task != null && !task.isNull()) {
+      if (!task.isObject()) {
+        throw JsonRpcError.invalidParams("task must be an object");
+      }
+      if (features.tasks == null || tool.taskSupport().equals("forbidden")) {
+        throw new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Tool " + name + " does not run as a task", null);
+      }
+      return tool.handler().callAsTask(ctx, arguments, (ObjectNode) task).map(JsonNode.class::cast);
+    }
+    if (tool.taskSupport().equals("required")) {
+      throw new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Tool " + name + " must be called as a task", null);
+    }
+    return tool.handler().call(ctx, arguments).map(JsonNode.class::cast);
+  }
+
+  private Future<JsonNode> listResources(RequestContext ctx) {
+    List<Future<List<ObjectNode>>> lists = features.resources.stream().map(p -> p.list(ctx)).toList();
+    return Future.all(lists).compose(all -> listed(ctx, "resources",
+        lists.stream().flatMap(list -> list.result().stream()).toList()));
+  }
+
+  private Future<JsonNode> readResource(RequestContext ctx) {
+    String uri = McpJson.requireText(ctx.params(), "uri");
+    return owner(uri).read(ctx, uri).map(contents -> McpJson.object().set("contents", contents));
+  }
+
+  private Future<JsonNode> subscribe(RequestContext ctx, boolean subscribed) {
+    String uri = McpJson.requireText(ctx.params(), "uri");
+    owner(uri);
+    return saveSession(ctx.session().withSubscription(uri, subscribed)).map(saved -> McpJson.object());
+  }
+
+  private ResourceProvider owner(String uri) {
+    return features.resources.stream().filter(p -> p.owns(uri)).findFirst()
+        .orElseThrow(() -> resourceNotFound(uri));
+  }
+
+  public static JsonRpcError resourceNotFound(String uri) {
+    return new JsonRpcError(JsonRpcError.RESOURCE_NOT_FOUND, "Resource not found: " + uri, McpJson.object().put("uri", uri));
+  }
+
+  private Future<JsonNode> getPrompt(RequestContext ctx) {
+    String name = McpJson.requireText(ctx.params(), "name");
+    Prompt prompt = features.prompts.get(name);
+    if (prompt == null) {
+      throw JsonRpcError.invalidParams("Unknown prompt: " + name);
+    }
+    return prompt.handler().get(ctx, McpJson.objectOrEmpty(ctx.params(), "arguments")).map(JsonNode.class::cast);
+  }
+
+  private Future<JsonNode> complete(RequestContext ctx) {
+    ObjectNode ref = McpJson.objectOrEmpty(ctx.params(), "ref");
+    ObjectNode argument = McpJson.objectOrEmpty(ctx.params(), "argument");
+    String type = McpJson.requireText(ref, "type");
+    if (!type.equals("ref/prompt") && !type.equals("ref/resource")) {
+      throw JsonRpcError.invalidParams("ref.type must be ref/prompt or ref/resource");
+    }
+    McpJson.requireText(argument, "name");
+    return features.completions.complete(ctx, ref, argument)
+        .map(completion -> McpJson.object().set("completion", completion));
+  }
+
+  private TaskStore tasks(RequestContext ctx) {
+    if (features.tasks == null) {
+      throw JsonRpcError.methodNotFound(ctx.method());
+    }
+    return features.tasks;
+  }
+
+  private static String taskId(RequestContext ctx) {
+    return McpJson.requireText(ctx.params(), "taskId");
+  }
+
+  private static String cursor(RequestContext ctx) {
+    return McpJson.text(ctx.params(), "cursor");
+  }
+
+  /** Lists are short enough for one page; a cursor from anywhere else is refused. */
+  private static Future<JsonNode> listed(RequestContext ctx, String field, List<ObjectNode> items) {
+    if (cursor(ctx) != null) {
+      throw JsonRpcError.invalidParams("invalid cursor: this list has a single page");
+    }
+    ObjectNode result = McpJson.object();
+    ArrayNode array = result.putArray(field);
+    items.forEach(array::add);
+    return Future.succeededFuture(result);
+  }
+
+  private Future<Void> saveSession(McpSession session) {
+    return sessions.save(session).onSuccess(saved -> sessionChanged(session));
+  }
+
+  private JsonRpcError asRpcError(Throwable failure, RequestContext ctx) {
+    if (failure instanceof JsonRpcError error) {
+      return error;
+    }
+    LOG.error("MCP {} failed in session {}", ctx.method(), abbreviate(ctx.session().id()), failure);
+    return new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "Internal error", null);
+  }
+
+  private static String key(String sessionId, JsonNode requestId) {
+    return sessionId + "/" + (requestId.isTextual() ? "s:" + requestId.textValue() : "n:" + requestId.asText());
+  }
+
+  private static String newSessionId() {
+    byte[] bytes = new byte[24];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Session ids are bearer secrets: logs show only their start. */
+  public static String abbreviate(String sessionId) {
+    return sessionId.length() <= 8 ? sessionId : sessionId.substring(0, 8) + "…";
+  }
+}

@@ -1,0 +1,72 @@
+package ark.broker.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.time.Instant;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the server remembers of a client between its requests. Stored durably and shared by every
+ * replica, so any replica can serve any request of the session.
+ *
+ * @param logLevel the lowest level of {@code notifications/message} the client wants, or null for all
+ * @param subscriptions resource URIs the client subscribed to
+ */
+public record McpSession(String id, String protocolVersion, ObjectNode clientInfo, ObjectNode clientCapabilities,
+                         String logLevel, Set<String> subscriptions, Instant createdAt) {
+
+  public McpSession {
+    subscriptions = Set.copyOf(subscriptions);
+  }
+
+  public McpSession withLogLevel(String level) {
+    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, level, subscriptions, createdAt);
+  }
+
+  public McpSession withSubscription(String uri, boolean subscribed) {
+    Set<String> changed = new TreeSet<>(subscriptions);
+    if (subscribed) {
+      changed.add(uri);
+    } else {
+      changed.remove(uri);
+    }
+    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, changed, createdAt);
+  }
+
+  /** Whether the client declared a capability, such as {@code elicitation} or {@code sampling}. */
+  public boolean clientCan(String capability) {
+    return clientCapabilities.has(capability);
+  }
+
+  public String toJson() {
+    ObjectNode json = McpJson.object()
+        .put("id", id)
+        .put("protocolVersion", protocolVersion)
+        .put("createdAt", createdAt.toString());
+    json.set("clientInfo", clientInfo);
+    json.set("clientCapabilities", clientCapabilities);
+    if (logLevel != null) {
+      json.put("logLevel", logLevel);
+    }
+    ArrayNode uris = json.putArray("subscriptions");
+    subscriptions.forEach(uris::add);
+    return McpJson.write(json);
+  }
+
+  public static McpSession fromJson(String text) {
+    try {
+      JsonNode json = McpJson.MAPPER.readTree(text);
+      Set<String> subscriptions = new TreeSet<>();
+      json.path("subscriptions").forEach(uri -> subscriptions.add(uri.asText()));
+      return new McpSession(json.get("id").asText(), json.get("protocolVersion").asText(),
+          (ObjectNode) json.get("clientInfo"), (ObjectNode) json.get("clientCapabilities"),
+          json.hasNonNull("logLevel") ? json.get("logLevel").asText() : null, subscriptions,
+          Instant.parse(json.get("createdAt").asText()));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("stored MCP session is not readable", e);
+    }
+  }
+}

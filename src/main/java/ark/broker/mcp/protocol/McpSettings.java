@@ -1,0 +1,16 @@
+package ark.broker.mcp.protocol;
+
+import java.util.List;
+
+/**
+ * How the MCP endpoint behaves.
+ *
+ * @param allowedHosts host names (any port) accepted in the Host header and in the Origin header when a
+ *     request has one; "*" accepts any, for use behind a proxy that checks them
+ * @param sseRetryMillis how long clients wait before reconnecting a cut stream
+ * @param heartbeatMillis idle streams get a comment this often, so proxies keep them open
+ * @param clientRequestTimeoutMillis how long a request to the client (elicitation, sampling) may take
+ */
+public record McpSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
+                          long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis) {
+}

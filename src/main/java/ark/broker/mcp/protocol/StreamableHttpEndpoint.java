@@ -1,0 +1,236 @@
+package ark.broker.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * The Streamable HTTP transport of MCP 2025-11-25 on one path: POST carries client messages, GET
+ * opens the standalone stream or resumes a cut one (Last-Event-ID), DELETE ends the session. Every
+ * refusal uses the status the spec gives and a JSON-RPC error body.
+ */
+public final class StreamableHttpEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpEndpoint.class);
+  public static final String SESSION_HEADER = "Mcp-Session-Id";
+  public static final String VERSION_HEADER = "MCP-Protocol-Version";
+
+  private final McpServer server;
+  private final McpSettings settings;
+  private final HostPolicy hosts;
+
+  public StreamableHttpEndpoint(McpServer server) {
+    this.server = server;
+    this.settings = server.settings();
+    this.hosts = new HostPolicy(settings.allowedHosts());
+  }
+
+  public void mount(Router router) {
+    String path = settings.path();
+    router.route(path).handler(this::checkHost);
+    router.post(path).handler(BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes())).handler(this::post);
+    router.get(path).handler(this::get);
+    router.delete(path).handler(this::delete);
+    router.route(path).handler(ctx -> refuse(ctx.response().putHeader("Allow", "GET, POST, DELETE"), 405,
+        JsonRpcError.TRANSPORT, "Method Not Allowed: " + ctx.request().method()));
+    router.errorHandler(413, ctx -> refuse(ctx.response(), 413, JsonRpcError.INVALID_REQUEST,
+        "Request body larger than " + settings.bodyLimitBytes() + " bytes"));
+  }
+
+  private void checkHost(RoutingContext ctx) {
+    // HTTP/2 has no Host header; its :authority plays the part.
+    var authority = ctx.request().authority();
+    String host = authority == null ? null : authority.host() + (authority.port() > 0 ? ":" + authority.port() : "");
+    String refusal = hosts.refusal(host, ctx.request().getHeader("Origin"));
+    if (refusal != null) {
+      LOG.warn("MCP request refused: {}", refusal);
+      refuse(ctx.response(), 403, JsonRpcError.TRANSPORT, "Forbidden: " + refusal);
+      return;
+    }
+    ctx.next();
+  }
+
+  // ---- POST ----
+
+  private void post(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    HttpServerResponse response = ctx.response();
+    if (!accepts(request, "application/json") || !accepts(request, "text/event-stream")) {
+      refuse(response, 406, JsonRpcError.TRANSPORT, "Not Acceptable: Accept must list application/json and text/event-stream");
+      return;
+    }
+    String type = request.getHeader("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      refuse(response, 415, JsonRpcError.TRANSPORT, "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    if (!versionAcceptable(request, response)) {
+      return;
+    }
+    JsonRpcMessage message;
+    try {
+      message = JsonRpcMessage.parse(parse(ctx.body().buffer()));
+    } catch (JsonRpcError error) {
+      refuse(response, 400, error.code(), error.getMessage());
+      return;
+    }
+    String sessionId = request.getHeader(SESSION_HEADER);
+    if (message.isRequest() && "initialize".equals(message.method())) {
+      initialize(ctx, message, sessionId);
+      return;
+    }
+    withSession(ctx, sessionId, session -> {
+      if (message.isNotification()) {
+        server.notification(session, message);
+        response.setStatusCode(202).end();
+      } else if (message.isResponse()) {
+        server.clientResponse(session, message);
+        response.setStatusCode(202).end();
+      } else {
+        RequestContext context = server.newContext(session, message.id(), message.method(), message.params(),
+            request.headers(), response);
+        server.run(context, server.dispatch(context));
+      }
+    });
+  }
+
+  private void initialize(RoutingContext ctx, JsonRpcMessage message, String sessionId) {
+    HttpServerResponse response = ctx.response();
+    if (sessionId != null) {
+      refuse(response, 400, JsonRpcError.INVALID_REQUEST,
+          "Invalid Request: initialize starts a session, so it must not carry Mcp-Session-Id");
+      return;
+    }
+    Future<McpServer.Initialized> initialized;
+    try {
+      initialized = server.initialize(message.params());
+    } catch (JsonRpcError error) {
+      json(response, 200, JsonRpcMessage.errorResponse(message.id(), error));
+      return;
+    }
+    initialized.onSuccess(done -> {
+      response.putHeader(SESSION_HEADER, done.session().id());
+      json(response, 200, JsonRpcMessage.response(message.id(), done.result()));
+    }).onFailure(failure -> unavailable(response, failure));
+  }
+
+  // ---- GET ----
+
+  private void get(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    HttpServerResponse response = ctx.response();
+    if (!accepts(request, "text/event-stream")) {
+      refuse(response, 406, JsonRpcError.TRANSPORT, "Not Acceptable: Accept must list text/event-stream");
+      return;
+    }
+    if (!versionAcceptable(request, response)) {
+      return;
+    }
+    withSession(ctx, request.getHeader(SESSION_HEADER), session -> {
+      String lastEventId = request.getHeader("Last-Event-ID");
+      StreamToken resumable = StreamToken.decode(lastEventId);
+      if (resumable != null) {
+        RequestContext context = server.newContext(session, resumable.requestId(), "resume", McpJson.object(),
+            request.headers(), response);
+        server.run(context, server.resume(context, resumable));
+      } else if (lastEventId != null && !lastEventId.startsWith(StreamToken.STANDALONE + ".")) {
+        refuse(response, 400, JsonRpcError.TRANSPORT, "Bad Request: cannot resume from event id " + lastEventId);
+      } else if (server.hasStandaloneStream(session.id())) {
+        refuse(response, 409, JsonRpcError.TRANSPORT, "Conflict: this session already has a standalone SSE stream");
+      } else {
+        server.openStandalone(session, response);
+      }
+    });
+  }
+
+  // ---- DELETE ----
+
+  private void delete(RoutingContext ctx) {
+    withSession(ctx, ctx.request().getHeader(SESSION_HEADER), session -> server.endSession(session)
+        .onSuccess(ended -> ctx.response().setStatusCode(200).end())
+        .onFailure(failure -> unavailable(ctx.response(), failure)));
+  }
+
+  // ---- shared checks ----
+
+  private interface SessionAction {
+    void run(McpSession session);
+  }
+
+  private void withSession(RoutingContext ctx, String sessionId, SessionAction action) {
+    HttpServerResponse response = ctx.response();
+    if (sessionId == null || sessionId.isBlank()) {
+      refuse(response, 400, JsonRpcError.TRANSPORT, "Bad Request: Mcp-Session-Id header is required; initialize first");
+      return;
+    }
+    server.sessions().find(sessionId).onComplete(found -> {
+      if (found.failed()) {
+        unavailable(response, found.cause());
+      } else if (found.result() == null) {
+        refuse(response, 404, JsonRpcError.SESSION_NOT_FOUND, "Session not found: initialize a new session");
+      } else {
+        action.run(found.result());
+      }
+    });
+  }
+
+  private boolean versionAcceptable(HttpServerRequest request, HttpServerResponse response) {
+    String version = request.getHeader(VERSION_HEADER);
+    if (version != null && !ProtocolVersions.isSupported(version)) {
+      refuse(response, 400, JsonRpcError.TRANSPORT, "Bad Request: Unsupported protocol version: " + version
+          + " (supported versions: " + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
+      return false;
+    }
+    return true;
+  }
+
+  private static boolean accepts(HttpServerRequest request, String mediaType) {
+    String accept = request.getHeader("Accept");
+    if (accept == null) {
+      return false;
+    }
+    for (String range : accept.split(",")) {
+      String type = range.split(";")[0].trim().toLowerCase(Locale.ROOT);
+      if (type.equals(mediaType) || type.equals("*/*") || type.equals(mediaType.substring(0, mediaType.indexOf('/')) + "/*")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static JsonNode parse(Buffer body) {
+    if (body == null || body.length() == 0) {
+      throw new JsonRpcError(JsonRpcError.PARSE_ERROR, "Parse error: empty body", null);
+    }
+    try {
+      return McpJson.MAPPER.readTree(body.getBytes());
+    } catch (IOException e) {
+      String detail = e instanceof com.fasterxml.jackson.core.JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+      throw new JsonRpcError(JsonRpcError.PARSE_ERROR, "Parse error: " + detail, null);
+    }
+  }
+
+  private static void unavailable(HttpServerResponse response, Throwable failure) {
+    LOG.warn("MCP request failed: the session store is unavailable: {}", failure.getMessage());
+    refuse(response, 503, JsonRpcError.INTERNAL_ERROR, "Service Unavailable: sessions cannot be read or saved right now");
+  }
+
+  private static void refuse(HttpServerResponse response, int status, int code, String message) {
+    json(response, status, JsonRpcMessage.errorResponse(null, new JsonRpcError(code, message, null)));
+  }
+
+  private static void json(HttpServerResponse response, int status, JsonNode body) {
+    if (!response.ended() && !response.closed()) {
+      response.setStatusCode(status).putHeader("Content-Type", "application/json").end(McpJson.write(body));
+    }
+  }
+}

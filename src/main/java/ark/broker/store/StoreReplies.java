@@ -1,0 +1,39 @@
+package ark.broker.store;
+
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Failures;
+import ark.broker.log.LogUnavailableException;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Replies to a store request with its result, or with a failure code every surface understands. */
+final class StoreReplies {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreReplies.class);
+
+  private StoreReplies() {
+  }
+
+  static void respond(Message<?> message, Future<?> result) {
+    result.onComplete(done -> {
+      if (done.succeeded()) {
+        message.reply(done.result());
+        return;
+      }
+      Throwable failure = done.cause();
+      int code = failure instanceof LogUnavailableException ? Failures.UNAVAILABLE : Failures.codeOf(failure);
+      if (code == Failures.INTERNAL) {
+        LOG.error("Store failed a request on {}{}", message.address(), requestSuffix(message), failure);
+      } else if (code == Failures.UNAVAILABLE) {
+        LOG.warn("Store refused a write on {}{}: {}", message.address(), requestSuffix(message), failure.getMessage());
+      }
+      message.fail(code, code == Failures.INTERNAL ? "internal error" : failure.getMessage());
+    });
+  }
+
+  static String requestSuffix(Message<?> message) {
+    String requestId = message.headers().get(Addresses.REQUEST_ID_HEADER);
+    return requestId == null ? "" : " [request " + requestId + "]";
+  }
+}

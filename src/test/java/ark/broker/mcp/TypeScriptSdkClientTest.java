@@ -1,0 +1,92 @@
+package ark.broker.mcp;
+
+import ark.broker.NodeScript;
+import ark.broker.TestBroker;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The official MCP TypeScript SDK client (npm @modelcontextprotocol/sdk) against the broker. */
+class TypeScriptSdkClientTest {
+  @TempDir
+  static Path dataDir;
+  static TestBroker broker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("taskPollIntervalMillis", 100)));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    broker.close();
+  }
+
+  private static JsonObject scenario(String name) throws Exception {
+    NodeScript.Run run = NodeScript.run(90, "sdk-client.mjs", broker.mcp.toString(), broker.base.toString(), name);
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    return new JsonObject(run.lastLine());
+  }
+
+  @Test
+  void aTaskAnsweredOverRestReturnsTheAnswerThroughTasksResult() throws Exception {
+    JsonObject seen = scenario("task");
+
+    assertThat(seen.getString("taskSupport")).isEqualTo("optional");
+    assertThat(seen.getJsonArray("statuses")).startsWith("working").endsWith("completed");
+    for (String field : new String[] {"result", "viaTasksResult"}) {
+      JsonObject result = seen.getJsonObject(field);
+      assertThat(result.getBoolean("isError")).isFalse();
+      assertThat(result.getJsonObject("structuredContent").getString("response")).isEqualTo("yes");
+      assertThat(result.getJsonObject("structuredContent").getString("answeredBy")).isEqualTo("ark://users/reviewer");
+      assertThat(result.getJsonObject("_meta").getJsonObject("io.modelcontextprotocol/related-task").getString("taskId"))
+          .isEqualTo(seen.getString("taskId"));
+    }
+  }
+
+  @Test
+  void aPlainCallStreamsProgressAndReturnsTheAnswer() throws Exception {
+    JsonObject seen = scenario("plain");
+
+    JsonArray progress = seen.getJsonArray("progress");
+    assertThat(progress).isNotEmpty();
+    assertThat(progress.getJsonObject(0).getString("message")).startsWith("Waiting for an answer from ark://users/sdk-");
+    assertThat(seen.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("no");
+    assertThat(seen.getJsonObject("result").getBoolean("isError")).isFalse();
+  }
+
+  @Test
+  void theSameToolCallAskedAgainReturnsTheSameTask() throws Exception {
+    JsonObject seen = scenario("replay");
+
+    assertThat(seen.getString("second")).isEqualTo(seen.getString("first"));
+    assertThat(seen.getInteger("questions")).isEqualTo(1);
+  }
+
+  @Test
+  void cancellingATaskWithdrawsTheQuestion() throws Exception {
+    JsonObject seen = scenario("cancel");
+
+    assertThat(seen.getJsonObject("cancelled").getString("status")).isEqualTo("cancelled");
+    assertThat(seen.getJsonObject("task").getString("status")).isEqualTo("cancelled");
+    assertThat(seen.getString("questionStatus")).isEqualTo("cancelled");
+    assertThat(seen.getJsonObject("result").getBoolean("isError")).isTrue();
+    assertThat(seen.getJsonObject("cancelAgain").getInteger("code")).isEqualTo(-32602);
+    assertThat(seen.getJsonArray("listed")).contains(seen.getJsonObject("task").getString("taskId"));
+  }
+
+  @Test
+  void aSubscriptionGetsItsUpdate() throws Exception {
+    JsonObject seen = scenario("subscribe");
+
+    assertThat(seen.getJsonObject("notification").getString("uri")).isEqualTo(seen.getString("uri"));
+    assertThat(seen.getJsonObject("read").getString("status")).isEqualTo("answered");
+  }
+}

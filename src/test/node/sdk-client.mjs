@@ -1,0 +1,167 @@
+// Drives the broker with the official MCP TypeScript SDK client, one scenario per run, and prints one
+// JSON line with what the client saw. The Java test that runs it asserts on that line.
+// Usage: node sdk-client.mjs <mcp url> <rest base url> <scenario>
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ResourceUpdatedNotificationSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const [mcpUrl, restUrl, scenario] = process.argv.slice(2);
+const recipient = `ark://users/sdk-${Math.random().toString(36).slice(2, 10)}`;
+const askArgs = { recipient, content: 'May I merge PR #42?', options: ['yes', 'no'], priority: 'high' };
+
+// Resolves once the SDK's standalone GET stream is open: the server then holds it for notifications.
+let standaloneOpened;
+const standaloneOpen = new Promise((resolve) => { standaloneOpened = resolve; });
+
+async function watchingFetch(url, init) {
+  const response = await fetch(url, init);
+  if (init?.method === 'GET' && response.ok) standaloneOpened();
+  return response;
+}
+
+async function connect() {
+  const client = new Client({ name: 'ark-broker-sdk-test', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: watchingFetch }));
+  return client;
+}
+
+async function rest(method, path, body) {
+  const response = await fetch(restUrl + path, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+async function pendingQuestionId() {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const list = await rest('GET', `/questions?status=pending&recipient=${encodeURIComponent(recipient)}`);
+    if (list.body.items.length > 0) return list.body.items[0].id;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the question never appeared');
+}
+
+const scenarios = {
+  // A task-augmented ask_question, answered over REST, whose answer comes back through tasks/result.
+  async task() {
+    const client = await connect();
+    const tools = await client.listTools();
+    const seen = { taskSupport: tools.tools.find((t) => t.name === 'ask_question').execution?.taskSupport, statuses: [] };
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'ask_question', arguments: askArgs }, CallToolResultSchema, { task: { ttl: 60000 } })) {
+      if (message.type === 'taskCreated') {
+        seen.taskId = message.task.taskId;
+        seen.statuses.push(message.task.status);
+        await rest('PATCH', `/questions/${message.task.taskId}`, { response: 'yes', answeredBy: 'ark://users/reviewer' });
+      } else if (message.type === 'taskStatus') {
+        seen.statuses.push(message.task.status);
+      } else if (message.type === 'result') {
+        seen.result = message.result;
+      } else if (message.type === 'error') {
+        throw message.error;
+      }
+    }
+    seen.viaTasksResult = await client.experimental.tasks.getTaskResult(seen.taskId, CallToolResultSchema);
+    await client.close();
+    return seen;
+  },
+
+  // A plain ask_question: progress notifications on the call's own stream, then the answer.
+  async plain() {
+    const client = await connect();
+    const progress = [];
+    let answered = false;
+    const result = await client.callTool({ name: 'ask_question', arguments: askArgs }, CallToolResultSchema, {
+      timeout: 30000,
+      resetTimeoutOnProgress: true,
+      onprogress: async (notification) => {
+        progress.push(notification);
+        if (!answered) {
+          answered = true;
+          await rest('PATCH', `/questions/${await pendingQuestionId()}`, { response: 'no' });
+        }
+      },
+    });
+    await client.close();
+    return { progress, result };
+  },
+
+  // The same tool call asked again (same query and tool call id, a new session) finds the same task.
+  async replay() {
+    const meta = {
+      'ark.mckinsey.com/query': { namespace: 'default', name: `query-${Math.random().toString(36).slice(2, 8)}` },
+      'ark.mckinsey.com/tool-call-id': 'call_replayed',
+    };
+    const ask = async () => {
+      const client = await connect();
+      const created = await client.request({
+        method: 'tools/call',
+        params: { name: 'ask_question', arguments: askArgs, task: {}, _meta: meta },
+      }, CreateTaskResultSchema);
+      await client.close();
+      return created.task.taskId;
+    };
+    const first = await ask();
+    const second = await ask();
+    const questions = await rest('GET', `/questions?recipient=${encodeURIComponent(recipient)}`);
+    return { first, second, questions: questions.body.items.length };
+  },
+
+  // tasks/cancel withdraws the question; its result then says it was cancelled.
+  async cancel() {
+    const client = await connect();
+    const created = await client.request({
+      method: 'tools/call', params: { name: 'ask_question', arguments: askArgs, task: {} },
+    }, CreateTaskResultSchema);
+    const cancelled = await client.experimental.tasks.cancelTask(created.task.taskId);
+    const task = await client.experimental.tasks.getTask(created.task.taskId);
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    const question = await rest('GET', `/questions/${created.task.taskId}`);
+    let cancelAgain;
+    try {
+      await client.experimental.tasks.cancelTask(created.task.taskId);
+    } catch (error) {
+      cancelAgain = { code: error.code, message: error.message };
+    }
+    const listed = await client.experimental.tasks.listTasks();
+    await client.close();
+    return { cancelled, task, result, questionStatus: question.body.status, cancelAgain, listed: listed.tasks.map((t) => t.taskId) };
+  },
+
+  // A subscription to a question's resource hears of its answer.
+  async subscribe() {
+    const client = await connect();
+    const created = await client.request({
+      method: 'tools/call', params: { name: 'ask_question', arguments: askArgs, task: {} },
+    }, CreateTaskResultSchema);
+    const uri = `ark://questions/${created.task.taskId}`;
+    const updated = new Promise((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema,
+      (notification) => resolve(notification.params)));
+    const statuses = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => statuses.push(notification.params.status));
+    await client.subscribeResource({ uri });
+    await standaloneOpen; // the notification travels on the session's standalone stream
+    await rest('PATCH', `/questions/${created.task.taskId}`, { response: 'yes' });
+    const notification = await Promise.race([updated,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no resources/updated within 10 s')), 10000))]);
+    const read = await client.readResource({ uri });
+    await client.close();
+    return { uri, notification, statuses, read: JSON.parse(read.contents[0].text) };
+  },
+};
+
+try {
+  const outcome = await scenarios[scenario]();
+  console.log(JSON.stringify(outcome));
+  process.exit(0);
+} catch (error) {
+  console.error(`scenario ${scenario} failed: ${error?.stack ?? error}`);
+  process.exit(1);
+}
