@@ -12,8 +12,22 @@ import java.time.Instant;
  * Calls fail with {@link DeliveryFailure}.
  */
 interface Channel {
+  /** How long before a question's creation time to look for an earlier post of it: clocks of replicas differ. */
+  long LOOK_BACK_SECONDS = 300;
+
   /** The destination a name from a question's {@code channels} means here, or null if the name is not this channel's or not configured. */
   Destination resolve(String name);
+
+  /**
+   * What a channel name asks of the channel {@code kind}: {@code fallback} for the bare kind ("slack"),
+   * the rest for "kind:rest" ("slack:ops"), null for another channel's name or an empty fallback.
+   */
+  static String targetOf(String name, String kind, String fallback) {
+    if (name.equals(kind)) {
+      return fallback.isEmpty() ? null : fallback;
+    }
+    return name.startsWith(kind + ":") ? name.substring(kind.length() + 1) : null;
+  }
 
   /** Milliseconds to leave between two calls for one destination (Slack allows about one message a second per channel). */
   long intervalMillis();

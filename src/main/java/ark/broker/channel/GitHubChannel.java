@@ -18,9 +18,7 @@ import java.util.Locale;
  * {@code owner/repo#123/comments/<comment id>}.
  */
 final class GitHubChannel implements Channel {
-  private static final String PREFIX = "github:";
   static final String COMMENTS = "/comments/";
-  private static final long LOOK_BACK_SECONDS = 300;
   private static final int PAGES = 30;
 
   private final GitHubApi api;
@@ -37,15 +35,8 @@ final class GitHubChannel implements Channel {
 
   @Override
   public Destination resolve(String name) {
-    String target;
-    if (name.equals("github")) {
-      target = settings.defaultIssue();
-    } else if (name.startsWith(PREFIX)) {
-      target = name.substring(PREFIX.length());
-    } else {
-      return null;
-    }
-    IssueRef issue = IssueRef.parse(target);
+    String target = Channel.targetOf(name, "github", settings.defaultIssue());
+    IssueRef issue = target == null ? null : IssueRef.parse(target);
     if (issue == null || !allowed(issue)) {
       return null;
     }

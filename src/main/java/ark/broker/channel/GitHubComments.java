@@ -46,9 +46,9 @@ final class GitHubComments {
     return "Question `" + question.id() + "` " + what + "\n\n" + marker(question.id(), question.status().wireName());
   }
 
-  /** A refusal, answering someone's {@code /answer} comment. */
+  /** A refusal, answering someone's {@code /answer} comment; marked as the broker's own like every comment it makes. */
   static String refusal(String login, String reason) {
-    return "@" + login + " your answer was not recorded: " + neutralize(reason);
+    return "@" + login + " your answer was not recorded: " + neutralize(reason) + "\n\n" + MARKER + "refusal -->";
   }
 
   /** The hidden marker of the question's comment ({@code status} null) or of its outcome comment. */

@@ -20,9 +20,6 @@ import java.util.Map;
  * A delivery's ref is {@code <conversation id>/<message ts>}.
  */
 final class SlackChannel implements Channel {
-  private static final String PREFIX = "slack:";
-  /** How far back to look for an earlier post: before the question's creation time, for clock skew. */
-  private static final long LOOK_BACK_SECONDS = 300;
   private static final int HISTORY_PAGES = 20;
 
   private final SlackApi api;
@@ -39,15 +36,11 @@ final class SlackChannel implements Channel {
 
   @Override
   public Destination resolve(String name) {
-    String conversation;
-    if (name.equals("slack")) {
-      conversation = settings.defaultConversation();
-    } else if (name.startsWith(PREFIX)) {
-      conversation = name.substring(PREFIX.length());
-      conversation = conversation.startsWith("#") ? conversation.substring(1) : conversation;
-    } else {
+    String conversation = Channel.targetOf(name, "slack", settings.defaultConversation());
+    if (conversation == null) {
       return null;
     }
+    conversation = conversation.startsWith("#") ? conversation.substring(1) : conversation;
     String id = settings.conversations().get(conversation);
     return id == null ? null : new Destination(this, name, "slack:" + id, "Slack #" + conversation, id);
   }

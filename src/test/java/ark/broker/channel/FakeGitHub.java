@@ -23,21 +23,20 @@ final class FakeGitHub extends FakeService {
   private final List<Comment> comments = new CopyOnWriteArrayList<>();
   private final AtomicLong ids = new AtomicLong(9000);
 
-  private FakeGitHub(Responder responder) throws IOException {
-    super(responder);
+  private FakeGitHub() throws IOException {
+    super(null);
   }
 
   static FakeGitHub start() throws IOException {
-    FakeGitHub[] self = new FakeGitHub[1];
-    self[0] = new FakeGitHub(request -> self[0].answer(request));
-    return self[0];
+    return new FakeGitHub();
   }
 
   List<Comment> commentsOn(String issue) {
     return comments.stream().filter(c -> c.issue().equals(issue)).toList();
   }
 
-  private Reply answer(Received request) {
+  @Override
+  Reply reply(Received request) {
     if (!("Bearer " + TOKEN).equals(request.header("Authorization"))) {
       return Reply.json(401, new JsonObject().put("message", "Bad credentials"));
     }

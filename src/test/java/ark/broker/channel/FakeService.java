@@ -46,16 +46,18 @@ class FakeService implements AutoCloseable {
   }
 
   private final HttpServer server;
+  private final Responder responder;
   private final List<Received> received = new CopyOnWriteArrayList<>();
 
   FakeService(Responder responder) throws IOException {
+    this.responder = responder;
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", exchange -> {
       try (exchange) {
         Received request = read(exchange);
         received.add(request);
-        Reply reply = responder.reply(request);
+        Reply reply = reply(request);
         reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
@@ -69,6 +71,11 @@ class FakeService implements AutoCloseable {
       }
     });
     server.start();
+  }
+
+  /** What to answer; a fake service of its own kind answers here instead of through a responder. */
+  Reply reply(Received request) throws Exception {
+    return responder.reply(request);
   }
 
   String baseUrl() {

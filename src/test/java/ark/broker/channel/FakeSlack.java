@@ -41,14 +41,12 @@ final class FakeSlack extends FakeService {
   private volatile String heldMethod;
   private volatile CountDownLatch hold;
 
-  private FakeSlack(Responder responder) throws IOException {
-    super(responder);
+  private FakeSlack() throws IOException {
+    super(null);
   }
 
   static FakeSlack start() throws IOException {
-    FakeSlack[] self = new FakeSlack[1];
-    self[0] = new FakeSlack(request -> self[0].answer(request));
-    return self[0];
+    return new FakeSlack();
   }
 
   /** The next postMessage calls get these replies instead of posting. */
@@ -84,12 +82,13 @@ final class FakeSlack extends FakeService {
     return messages.stream().filter(m -> questionId.equals(m.questionId())).toList();
   }
 
-  private Reply answer(Received request) throws InterruptedException {
+  @Override
+  Reply reply(Received request) throws InterruptedException {
     if (!("Bearer " + TOKEN).equals(request.header("Authorization"))) {
       return Reply.json(200, ok(false).put("error", "invalid_auth"));
     }
     String method = request.path().substring(request.path().lastIndexOf('/') + 1);
-    Reply reply = switch (method) {
+    Reply answer = switch (method) {
       case "chat.postMessage" -> post(request.json());
       case "chat.update" -> update(request.json());
       case "conversations.history" -> history(request.query());
@@ -97,10 +96,10 @@ final class FakeSlack extends FakeService {
       default -> Reply.json(200, ok(false).put("error", "unknown_method"));
     };
     CountDownLatch held = hold;
-    if (held != null && method.equals(heldMethod) && reply.status() == 200) {
+    if (held != null && method.equals(heldMethod) && answer.status() == 200) {
       held.await(60, TimeUnit.SECONDS);
     }
-    return reply;
+    return answer;
   }
 
   private Reply post(JsonObject body) {

@@ -33,7 +33,8 @@ class GitHubChannelTest {
   @BeforeAll
   static void start() throws Exception {
     fake = FakeGitHub.start();
-    broker = TestBroker.start(dataDir, ChannelTesting.config(null, fake, null));
+    broker = TestBroker.start(dataDir, ChannelTesting.config(null, fake, null)
+        .put("http", new JsonObject().put("channelBodyLimitBytes", 65_536)));
   }
 
   @AfterAll
@@ -145,6 +146,19 @@ class GitHubChannelTest {
     JsonObject question = broker.get("/questions/" + id).json();
     assertThat(question.getString("response")).isEqualTo("approved");
     assertThat(question.getString("answeredBy")).isEqualTo("ark://users/john.doe");
+  }
+
+  @Test
+  void aBodyOverTheLimitIsRefusedBeforeItIsRead() throws Exception {
+    String issue = someIssue();
+    String id = askOn(issue, "").getString("id");
+    String[] parts = issue.split("#");
+    String huge = issueComment(parts[0], Long.parseLong(parts[1]), JOHN_GITHUB, "/answer " + id + " yes\n" + "x".repeat(70_000));
+
+    Response refused = github(broker, "issue_comment", "d-huge-" + id, huge, GITHUB_SECRET);
+
+    assertThat(refused.status()).isEqualTo(413);
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
   }
 
   @Test
