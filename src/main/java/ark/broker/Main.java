@@ -5,11 +5,13 @@ import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
+import ark.broker.kube.KubeSettings;
+import ark.broker.kube.QueryStatusVerticle;
 import ark.broker.log.FileEventLog;
-import ark.broker.store.StoreSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.store.SessionStoreVerticle;
+import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
 import ark.broker.worker.SoleWorkerVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -106,13 +108,19 @@ public final class Main {
     McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
-    List<Future<String>> deployments =
-        List.of(storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed);
-    return Future.all(deployments).map(deployed -> {
-      LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
-          dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
-          mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
-      return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
-    });
+    // After the store: its first full pass reads the view.
+    KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube", new JsonObject()));
+    Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
+        new QueryStatusVerticle(kubeSettings, meters)));
+
+    List<Future<String>> deployments = List.of(
+        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
+    return Future.all(deployments)
+        .map(deployed -> {
+          LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
+              dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
+              mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
+          return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
+        });
   }
 }

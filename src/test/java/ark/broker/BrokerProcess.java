@@ -56,6 +56,8 @@ public final class BrokerProcess implements AutoCloseable {
       builder.environment().put("HTTP_PORT", Integer.toString(httpPort));
     }
     builder.environment().put("ACCESS_LOG_LEVEL", "WARN");
+    // Hermetic: a developer's kubeconfig must not turn on Query patching against their cluster.
+    builder.environment().put("KUBE_ENABLED", "false");
     builder.environment().putAll(environment);
     return new BrokerProcess(builder.start(), output, URI.create("http://127.0.0.1:" + httpPort),
         URI.create("http://127.0.0.1:" + mcpPort + "/mcp"));

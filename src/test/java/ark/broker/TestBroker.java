@@ -40,7 +40,9 @@ public final class TestBroker implements AutoCloseable {
         .mergeIn(new JsonObject()
             .put("http", new JsonObject().put("port", 0).put("instances", 1))
             .put("mcp", new JsonObject().put("port", 0))
-            .put("store", new JsonObject().put("dataDir", dataDir.toString())), true)
+            .put("store", new JsonObject().put("dataDir", dataDir.toString()))
+            // Hermetic: a developer's kubeconfig must not turn on Query patching against their cluster.
+            .put("kube", new JsonObject().put("enabled", "false")), true)
         .mergeIn(overrides, true);
     Main.RunningBroker running = Main.start(vertx, config, extraMcpFeatures).await(30, TimeUnit.SECONDS);
     return new TestBroker(vertx, running);

@@ -225,6 +225,26 @@ class AskQuestionMcpTest {
   }
 
   @Test
+  void aCancelledRequestEndsItsStreamWithoutAResponseAndLeavesTheQuestionPending() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+    String recipient = someone();
+    JsonObject call = client.message("tools/call", ask(recipient));
+    try (SseStream stream = client.stream(call)) {
+      stream.next();
+      String id = pendingFor(recipient);
+
+      client.notify("notifications/cancelled", new JsonObject().put("requestId", call.getLong("id")).put("reason", "timeout"));
+
+      SseEvent next = stream.next();
+      while (!next.event().equals("end-of-stream")) {
+        assertThat(next.json().containsKey("result")).as("no response after a cancel").isFalse();
+        next = stream.next();
+      }
+      assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+    }
+  }
+
+  @Test
   void aCutStreamResumesWithLastEventIdAndDeliversTheAnswer() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();

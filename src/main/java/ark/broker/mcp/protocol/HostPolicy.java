@@ -21,7 +21,7 @@ final class HostPolicy {
       return null;
     }
     String host = hostName(hostHeader);
-    if (host == null || !allowed.contains(host)) {
+    if (host == null || !isAllowed(host)) {
       return "Invalid Host header: " + hostHeader;
     }
     if (origin != null) {
@@ -31,11 +31,21 @@ final class HostPolicy {
       } catch (IllegalArgumentException e) {
         originHost = null;
       }
-      if (originHost == null || !allowed.contains(bracketed(originHost.toLowerCase(Locale.ROOT)))) {
+      if (originHost == null || !isAllowed(bracketed(originHost.toLowerCase(Locale.ROOT)))) {
         return "Invalid Origin header: " + origin;
       }
     }
     return null;
+  }
+
+  /** An entry "*.example.com" allows every name under example.com, such as a cluster's service names. */
+  private boolean isAllowed(String host) {
+    for (String entry : allowed) {
+      if (entry.equals(host) || (entry.startsWith("*.") && host.endsWith(entry.substring(1)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The host of a Host header without its port; IPv6 literals keep their brackets. */

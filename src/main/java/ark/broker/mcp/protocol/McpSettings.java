@@ -6,7 +6,8 @@ import java.util.List;
  * How the MCP endpoint behaves.
  *
  * @param allowedHosts host names (any port) accepted in the Host header and in the Origin header when a
- *     request has one; "*" accepts any, for use behind a proxy that checks them
+ *     request has one; "*.domain" accepts any name under domain; "*" accepts any, for use behind a
+ *     proxy that checks them
  * @param sseRetryMillis how long clients wait before reconnecting a cut stream
  * @param heartbeatMillis idle streams get a comment this often, so proxies keep them open
  * @param clientRequestTimeoutMillis how long a request to the client (elicitation, sampling) may take

@@ -1,0 +1,295 @@
+package ark.broker;
+
+import ark.broker.kube.KubeSettings;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The manifests in k8s/ render, parse, and say only what the broker really reads and serves: env names
+ * are keys of conf/broker.json (so keys added there later are accepted at once), ports and paths are
+ * the ones it listens on.
+ */
+class KubeManifestsTest {
+  private static final Path K8S = Path.of("k8s");
+  private static final Path DEFAULTS = Path.of("conf/broker.json");
+  /** Read by logback.xml and by the JVM, not by the broker's configuration. */
+  private static final Set<String> LOGGING_VARIABLES = Set.of("LOG_LEVEL", "ACCESS_LOG_LEVEL");
+  private static final String JVM_VARIABLE = "JAVA_TOOL_OPTIONS";
+  /** Ark's default MCP port, until conf/broker.json has mcp.port to compare with. */
+  private static final int ARK_MCP_PORT = 8081;
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  static KubernetesClient parser;
+
+  @BeforeAll
+  static void parser() {
+    // Never connects: only load() is used, to parse manifests the way kubectl sends them.
+    parser = new KubernetesClientBuilder().withConfig(Config.empty()).build();
+  }
+
+  @AfterAll
+  static void close() {
+    parser.close();
+  }
+
+  @Test
+  void kubectlKustomizeRendersTheBrokerAndTheKafkaTopics() throws Exception {
+    assumeTrue(kubectlInstalled(), "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run does it)");
+
+    assertThat(kinds(parse(kustomize(K8S))))
+        .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Deployment", "Service", "MCPServer");
+    List<HasMetadata> topics = parse(kustomize(K8S.resolve("kafka")));
+    assertThat(topics).extracting(t -> t.getMetadata().getName())
+        .containsExactlyInAnyOrder("ark-broker.questions", "ark-broker.sessions");
+  }
+
+  @Test
+  void everyManifestParsesAndEveryKustomizationListsOnlyFilesThatExist() throws Exception {
+    List<Path> listed = new ArrayList<>();
+    for (Path kustomization : files("kustomization.yaml")) {
+      for (JsonNode resource : YAML.readTree(kustomization.toFile()).path("resources")) {
+        Path file = kustomization.resolveSibling(resource.asText());
+        assertThat(file).as("listed in %s", kustomization).isRegularFile();
+        listed.add(file.normalize());
+      }
+    }
+    for (Path manifest : files(".yaml")) {
+      if (manifest.endsWith("kustomization.yaml")) {
+        continue;
+      }
+      List<HasMetadata> objects = parse(Files.readString(manifest));
+      assertThat(objects).as(manifest.toString()).isNotEmpty()
+          .allSatisfy(object -> assertThat(object.getMetadata().getName()).isNotBlank());
+      if (!manifest.getFileName().toString().contains(".example.")) {
+        assertThat(listed).as("%s is applied by a kustomization", manifest).contains(manifest.normalize());
+      }
+    }
+  }
+
+  @Test
+  void everyEnvironmentVariableIsOneTheBrokerReads() throws Exception {
+    Set<String> known = new HashSet<>();
+    leaves(defaults(), "", known);
+    known.addAll(ConfigLoader.ARK_ALIASES.keySet());
+    known.add(ConfigLoader.CONFIG_FILE_VARIABLE);
+    String logback = Files.readString(Path.of("src/main/resources/logback.xml"));
+    LOGGING_VARIABLES.forEach(name -> assertThat(logback).contains("${" + name + ":-"));
+    known.addAll(LOGGING_VARIABLES);
+    known.add(JVM_VARIABLE);
+
+    Set<String> used = new HashSet<>(environment().keySet());
+    used.addAll(one(Secret.class, files(".yaml")).getStringData().keySet());
+
+    assertThat(used).isNotEmpty().isSubsetOf(known);
+    assertThat(used).contains("HTTP_HOST", "HTTP_PORT", "STORE_DATA_DIR", "KUBE_ENABLED");
+  }
+
+  @Test
+  void portsPathsAndSettingsMatchWhatTheBrokerServes(@TempDir Path dataDir) throws Exception {
+    // The configuration a pod runs with: the defaults, overridden by the manifests' environment.
+    JsonObject effective = ConfigLoader.applyEnvironment(defaults(), environment());
+    Container broker = container();
+    Service service = one(Service.class, applied());
+
+    assertThat(effective.getJsonObject("http").getString("host")).isEqualTo("0.0.0.0");
+    int httpPort = effective.getJsonObject("http").getInteger("port");
+    int mcpPort = effective.containsKey("mcp") ? effective.getJsonObject("mcp").getInteger("port") : ARK_MCP_PORT;
+    assertThat(containerPort(broker, "http")).isEqualTo(httpPort);
+    assertThat(containerPort(broker, "mcp")).isEqualTo(mcpPort);
+    assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName, ServicePort::getPort,
+        p -> p.getTargetPort().getStrVal()).containsExactlyInAnyOrder(tuple("http", 8080, "http"), tuple("mcp", 8081, "mcp"));
+    assertThat(one(Deployment.class, applied()).getSpec().getTemplate().getMetadata().getLabels())
+        .as("the Service selects the broker's pods").containsAllEntriesOf(service.getSpec().getSelector());
+
+    JsonNode serviceRef = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
+        .path("spec").path("address").path("valueFrom").path("serviceRef");
+    assertThat(serviceRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
+    assertThat(serviceRef.path("port").asText()).isEqualTo("mcp");
+    String mcpPath = effective.containsKey("mcp") ? effective.getJsonObject("mcp").getString("path", "/mcp") : "/mcp";
+    assertThat(serviceRef.path("path").asText()).isEqualTo(mcpPath);
+
+    assertThat(broker.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    assertThat(broker.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    try (TestBroker running = TestBroker.start(dataDir)) {
+      assertThat(running.get(broker.getReadinessProbe().getHttpGet().getPath()).status()).isEqualTo(200);
+      assertThat(running.get(broker.getLivenessProbe().getHttpGet().getPath()).status()).isEqualTo(200);
+    }
+
+    // The root filesystem is read-only: the data directory must be on a volume.
+    assertThat(broker.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    Path storeDir = Path.of(effective.getJsonObject("store").getString("dataDir"));
+    assertThat(broker.getVolumeMounts()).extracting(VolumeMount::getMountPath)
+        .anySatisfy(mount -> assertThat(storeDir.startsWith(mount)).as("%s under %s", storeDir, mount).isTrue());
+    // What the kube settings say must be something the broker accepts.
+    KubeSettings kube = KubeSettings.from(effective.getJsonObject("kube"));
+    assertThat(kube.enabled()).isEqualTo(KubeSettings.Enabled.TRUE);
+  }
+
+  @Test
+  void thePodRunsUnprivilegedWithBoundedResources() throws Exception {
+    Deployment deployment = one(Deployment.class, applied());
+    Container broker = container();
+
+    assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo(one(ServiceAccount.class, applied()).getMetadata().getName());
+    assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(broker.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(broker.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(broker.getResources().getRequests()).containsKeys("cpu", "memory");
+    assertThat(broker.getResources().getLimits()).containsKeys("cpu", "memory");
+  }
+
+  @Test
+  void theKafkaTopicsAreCompactedAndTheQuestionLogHasOnePartition() throws Exception {
+    Map<String, JsonNode> specs = new HashMap<>();
+    for (HasMetadata topic : parse(Files.readString(K8S.resolve("kafka/topics.yaml")))) {
+      specs.put(topic.getMetadata().getName(), YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec"));
+    }
+
+    assertThat(specs.get("ark-broker.questions").path("partitions").asInt()).isEqualTo(1);
+    assertThat(specs.values()).allSatisfy(spec -> {
+      assertThat(spec.path("config").path("cleanup.policy").asText()).isEqualTo("compact");
+      assertThat(spec.path("topicName").asText()).startsWith("ark-broker.");
+    });
+  }
+
+  // ---- reading the manifests ----
+
+  /** Every variable the broker container gets: its own env, then the ConfigMap it loads. */
+  private static Map<String, String> environment() throws IOException {
+    Map<String, String> environment = new HashMap<>(one(ConfigMap.class, applied()).getData());
+    for (EnvVar variable : container().getEnv()) {
+      environment.put(variable.getName(), variable.getValue());
+    }
+    List<String> configMaps = container().getEnvFrom().stream().filter(from -> from.getConfigMapRef() != null)
+        .map(from -> from.getConfigMapRef().getName()).toList();
+    assertThat(configMaps).containsExactly(one(ConfigMap.class, applied()).getMetadata().getName());
+    return environment;
+  }
+
+  private static Container container() throws IOException {
+    List<Container> containers = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getContainers();
+    assertThat(containers).hasSize(1);
+    return containers.get(0);
+  }
+
+  private static int containerPort(Container container, String name) {
+    return container.getPorts().stream().filter(port -> name.equals(port.getName())).findFirst()
+        .map(ContainerPort::getContainerPort).orElseThrow(() -> new AssertionError("no container port " + name));
+  }
+
+  /** What {@code kubectl apply -k k8s/} applies. */
+  private static List<Path> applied() throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (JsonNode resource : YAML.readTree(K8S.resolve("kustomization.yaml").toFile()).path("resources")) {
+      files.add(K8S.resolve(resource.asText()));
+    }
+    return files;
+  }
+
+  private static <T> T one(Class<T> type, List<Path> files) throws IOException {
+    List<T> found = new ArrayList<>();
+    for (Path file : files) {
+      parse(Files.readString(file)).stream().filter(type::isInstance).map(type::cast).forEach(found::add);
+    }
+    assertThat(found).as("one %s in %s", type.getSimpleName(), files).hasSize(1);
+    return found.get(0);
+  }
+
+  private static List<HasMetadata> parse(String yaml) {
+    try (InputStream in = new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))) {
+      return parser.load(in).items().stream().filter(Objects::nonNull).toList();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Set<String> kinds(List<HasMetadata> objects) {
+    return objects.stream().map(HasMetadata::getKind).collect(Collectors.toSet());
+  }
+
+  private static List<Path> files(String suffix) throws IOException {
+    try (Stream<Path> walk = Files.walk(K8S)) {
+      return walk.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+    }
+  }
+
+  private static JsonObject defaults() throws IOException {
+    return new JsonObject(Files.readString(DEFAULTS));
+  }
+
+  private static void leaves(JsonObject node, String prefix, Set<String> names) {
+    for (String key : node.fieldNames()) {
+      if (node.getValue(key) instanceof JsonObject child) {
+        leaves(child, prefix + key + ".", names);
+      } else {
+        names.add(ConfigLoader.environmentName(prefix + key));
+      }
+    }
+  }
+
+  private static boolean kubectlInstalled() {
+    try {
+      Process probe = new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true).start();
+      probe.getInputStream().readAllBytes();
+      return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
+    } catch (IOException notInstalled) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static String kustomize(Path dir) throws Exception {
+    Process kubectl = new ProcessBuilder("kubectl", "kustomize", dir.toString()).start();
+    String out = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(kubectl.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(kubectl.exitValue()).as("kubectl kustomize %s: %s", dir, err).isZero();
+    return out;
+  }
+}

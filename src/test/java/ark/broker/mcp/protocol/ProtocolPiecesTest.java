@@ -1,0 +1,91 @@
+package ark.broker.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The protocol layer's pure parts: envelopes, host checks, stream tokens, log levels, versions. */
+class ProtocolPiecesTest {
+
+  private static JsonNode json(String text) throws Exception {
+    return McpJson.MAPPER.readTree(text);
+  }
+
+  @Test
+  void envelopesAreSortedIntoRequestsNotificationsAndResponses() throws Exception {
+    JsonRpcMessage request = JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\"}"));
+    JsonRpcMessage notification = JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+    JsonRpcMessage response = JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}"));
+
+    assertThat(request.isRequest()).isTrue();
+    assertThat(request.params().size()).isZero();
+    assertThat(notification.isNotification()).isTrue();
+    assertThat(response.isResponse()).isTrue();
+  }
+
+  @Test
+  void malformedEnvelopesNameTheirMistake() {
+    assertThatThrownBy(() -> JsonRpcMessage.parse(json("{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}")))
+        .hasMessageContaining("jsonrpc must be \"2.0\"");
+    assertThatThrownBy(() -> JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}")))
+        .hasMessageContaining("id must be a string or an integer");
+    assertThatThrownBy(() -> JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}")))
+        .hasMessageContaining("method must be a non-empty string");
+    assertThatThrownBy(() -> JsonRpcMessage.parse(json("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{}}")))
+        .hasMessageContaining("exactly one of result and error");
+    assertThatThrownBy(() -> JsonRpcMessage.parse(json("\"ping\"")))
+        .isInstanceOf(JsonRpcError.class).hasMessageContaining("must be a JSON object");
+  }
+
+  @Test
+  void onlyAllowedHostsAndOriginsPass() {
+    HostPolicy local = new HostPolicy(List.of("localhost", "127.0.0.1", "[::1]"));
+
+    assertThat(local.refusal("localhost:8081", null)).isNull();
+    assertThat(local.refusal("127.0.0.1", "http://localhost:5173")).isNull();
+    assertThat(local.refusal("[::1]:8081", "http://[::1]:3000")).isNull();
+    assertThat(local.refusal("evil.example.com", null)).contains("Invalid Host");
+    assertThat(local.refusal("localhost.evil.example.com:8081", null)).contains("Invalid Host");
+    assertThat(local.refusal(null, null)).contains("Invalid Host");
+    assertThat(local.refusal("localhost:8081", "http://evil.example.com")).contains("Invalid Origin");
+    assertThat(local.refusal("localhost:8081", "null")).contains("Invalid Origin");
+    assertThat(new HostPolicy(List.of("*")).refusal("anything", "http://anywhere")).isNull();
+    HostPolicy cluster = new HostPolicy(List.of("*.svc.cluster.local"));
+    assertThat(cluster.refusal("ark-broker.team-a.svc.cluster.local:8081", null)).isNull();
+    assertThat(cluster.refusal("svc.cluster.local.evil.com", null)).contains("Invalid Host");
+  }
+
+  @Test
+  void streamTokensCarryWhatIsNeededToResumeAndRejectForgeries() {
+    StreamToken token = new StreamToken(McpJson.MAPPER.getNodeFactory().numberNode(42), "ask",
+        McpJson.object().put("q", "q-1"));
+
+    StreamToken decoded = StreamToken.decode(token.encode() + ".3");
+
+    assertThat(decoded).isEqualTo(token);
+    assertThat(StreamToken.decode("g.5")).isNull();
+    assertThat(StreamToken.decode("not base64!.1")).isNull();
+    assertThat(StreamToken.decode("e30.1")).as("{} has no kind").isNull();
+    assertThat(StreamToken.decode(null)).isNull();
+  }
+
+  @Test
+  void logLevelsFilterBySeverity() {
+    assertThat(LogLevel.passes("info", null)).isTrue();
+    assertThat(LogLevel.passes("info", "warning")).isFalse();
+    assertThat(LogLevel.passes("error", "warning")).isTrue();
+    assertThatThrownBy(() -> LogLevel.require("verbose")).hasMessageContaining("level must be one of");
+  }
+
+  @Test
+  void versionsNegotiateToOneWeSpeak() {
+    assertThat(ProtocolVersions.negotiate("2025-06-18")).isEqualTo("2025-06-18");
+    assertThat(ProtocolVersions.negotiate("2024-11-05")).isEqualTo("2025-11-25");
+    assertThat(ProtocolVersions.sendsPrimingEvents("2025-11-25")).isTrue();
+    assertThat(ProtocolVersions.sendsPrimingEvents("2025-03-26")).isFalse();
+  }
+}
