@@ -1,6 +1,8 @@
 package ark.broker;
 
 import ark.broker.bus.BusCodecs;
+import ark.broker.channel.ChannelSettings;
+import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.kube.KubeSettings;
@@ -94,6 +96,9 @@ public final class Main {
       return verticle;
     }, new DeploymentOptions().setInstances(instances));
 
+    Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
+        ChannelSettings.from(config.getJsonObject("channels", new JsonObject())), Clock.systemUTC()));
+
     Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
 
     FileEventLog sessionLog = new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
@@ -108,7 +113,9 @@ public final class Main {
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
         new QueryStatusVerticle(kubeSettings, meters)));
 
-    return Future.all(List.of(storeDeployed, httpDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed))
+    List<Future<String>> deployments = List.of(
+        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
+    return Future.all(deployments)
         .map(deployed -> {
           LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
               dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),

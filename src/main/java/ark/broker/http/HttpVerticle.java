@@ -44,6 +44,9 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/questions/:id").handler(questions::get);
     router.patch("/questions/:id").handler(body).handler(questions::answer);
     router.delete("/questions/:id").handler(questions::cancel);
+    router.post("/channels/:channel/events")
+        .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
+        .handler(new ChannelEvents(vertx.eventBus(), settings.storeTimeoutMillis())::forward);
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);
