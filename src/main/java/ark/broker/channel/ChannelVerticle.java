@@ -4,7 +4,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.Messages.WorkerStatus;
+import ark.broker.bus.WorkerRole;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -66,15 +66,12 @@ public final class ChannelVerticle extends VerticleBase {
     registered.add(bus.<InboundRequest>localConsumer(Addresses.CHANNELS_INBOUND, this::inbound).completion());
     if (!channels.isEmpty()) {
       registered.add(bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> dispatcher.onChange(m.body())).completion());
-      registered.add(bus.<WorkerStatus>localConsumer(Addresses.WORKER_CHANGED, m -> followWorkerRole(m.body())).completion());
     }
     return Future.all(registered).onSuccess(ready -> {
       LOG.info("Channels enabled: {}", inbound.isEmpty() && channels.isEmpty() ? "none"
           : String.join(", ", enabledNames()));
       if (!channels.isEmpty()) {
-        bus.<WorkerStatus>request(Addresses.WORKER_STATUS, "")
-            .onSuccess(reply -> followWorkerRole(reply.body()))
-            .onFailure(notYet -> LOG.debug("Worker role not known yet; waiting for worker.changed"));
+        WorkerRole.follow(bus, this::followWorkerRole);
       }
     });
   }
@@ -85,8 +82,8 @@ public final class ChannelVerticle extends VerticleBase {
     return client.close();
   }
 
-  private void followWorkerRole(WorkerStatus status) {
-    if (status.active()) {
+  private void followWorkerRole(boolean active) {
+    if (active) {
       dispatcher.activate();
     } else {
       dispatcher.deactivate();
