@@ -105,7 +105,7 @@ public final class Main {
     Future<String> sessionsDeployed = vertx.deployVerticle(
         new SessionStoreVerticle(sessionLog, store.getLong("snapshotEveryEvents", 100_000L)));
     JsonObject mcp = config.getJsonObject("mcp");
-    McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
+    McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.

@@ -340,6 +340,26 @@ class AskQuestionMcpTest {
   }
 
   @Test
+  void metricsCountMcpRequestsByMethodAndTheCallsWaiting() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+    String recipient = someone();
+    try (SseStream waiting = client.stream(client.message("tools/call", ask(recipient)))) {
+      waiting.next();
+      pendingFor(recipient);
+
+      client.call("ping", null);
+      client.call("no/such/method", null);
+
+      String metrics = broker.get("/metrics").body();
+
+      assertThat(metrics).containsPattern("ark_broker_mcp_requests_in_flight [1-9]");
+      assertThat(metrics).contains("ark_broker_mcp_requests_seconds_count{method=\"ping\",outcome=\"ok\"}")
+          .contains("ark_broker_mcp_requests_seconds_count{method=\"other\",outcome=\"error\"}")
+          .doesNotContain("no/such/method");
+    }
+  }
+
+  @Test
   void resourcesListThePendingQuestionsAndTheTemplate() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();
