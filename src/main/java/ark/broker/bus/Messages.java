@@ -49,7 +49,8 @@ public final class Messages {
     }
   }
 
-  public record StoreStatus(boolean ready, long position, int questions) {
+  /** The store answers only once it has replayed its log, so an answer means ready. */
+  public record StoreStatus(long position, int questions) {
   }
 
   /**

@@ -108,7 +108,7 @@ public final class StoreVerticle extends VerticleBase {
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
-      bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(true, view.position(), view.size())));
+      bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
       WorkerRole.follow(bus, active -> worker = active);
       vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
         if (worker) {
