@@ -1,6 +1,8 @@
 package ark.broker;
 
 import ark.broker.bus.BusCodecs;
+import ark.broker.channel.ChannelSettings;
+import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.kube.KubeSettings;
@@ -103,6 +105,9 @@ public final class Main {
       return verticle;
     }, new DeploymentOptions().setInstances(instances));
 
+    Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
+        ChannelSettings.from(config.getJsonObject("channels", new JsonObject())), Clock.systemUTC()));
+
     // After the store: the worker group follows the questions topic, which the store creates if missing.
     Future<String> workerDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(replicated
         ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
@@ -114,7 +119,7 @@ public final class Main {
     Future<String> sessionsDeployed = vertx.deployVerticle(
         new SessionStoreVerticle(sessionLog, StoreSettings.from(store)));
     JsonObject mcp = config.getJsonObject("mcp");
-    McpVerticle mcpVerticle = new McpVerticle(mcp, extraMcpFeatures);
+    McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.
@@ -122,7 +127,9 @@ public final class Main {
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
         new QueryStatusVerticle(kubeSettings, meters)));
 
-    return Future.all(List.of(storeDeployed, httpDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed))
+    List<Future<String>> deployments = List.of(
+        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
+    return Future.all(deployments)
         .map(deployed -> {
           LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
               replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")

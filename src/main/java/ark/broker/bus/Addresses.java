@@ -37,6 +37,13 @@ public final class Addresses {
   /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */
   public static final String WORKER_CHANGED = "worker.changed";
 
+  /**
+   * {@link Messages.InboundRequest} -> {@link Messages.InboundResponse}: a request that Slack, GitHub or
+   * another channel sent to the REST port, for the channel room to verify and act on; failures carry the
+   * HTTP status to answer.
+   */
+  public static final String CHANNELS_INBOUND = "channels.inbound";
+
   /** Delivery header carrying the HTTP or MCP request id, so every room logs the same id. */
   public static final String REQUEST_ID_HEADER = "requestId";
 

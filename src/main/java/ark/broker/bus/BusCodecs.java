@@ -13,7 +13,8 @@ public final class BusCodecs {
       Messages.CancelQuestion.class, Messages.GetQuestion.class, Messages.ListQuestions.class,
       Messages.ChangesSince.class, Messages.Changes.class, Messages.QuestionChange.class,
       Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class,
-      Messages.SessionRecord.class, Messages.GetSession.class, Messages.DeleteSession.class, Question.class,
+      Messages.SessionRecord.class, Messages.GetSession.class, Messages.DeleteSession.class,
+      Messages.InboundRequest.class, Messages.InboundResponse.class, Question.class,
       QuestionPage.class);
 
   private BusCodecs() {

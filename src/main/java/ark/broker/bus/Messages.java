@@ -5,8 +5,11 @@ import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import io.vertx.core.buffer.Buffer;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /** The bodies sent over the event bus. All immutable, so they pass between verticles by reference. */
 public final class Messages {
@@ -46,7 +49,8 @@ public final class Messages {
     }
   }
 
-  public record StoreStatus(boolean ready, long position, int questions) {
+  /** The store answers only once it has replayed its log, so an answer means ready. */
+  public record StoreStatus(long position, int questions) {
   }
 
   /**
@@ -73,5 +77,25 @@ public final class Messages {
    * last one left.
    */
   public record WorkerStatus(boolean active) {
+  }
+
+  /**
+   * A request a channel's service sent to {@code POST /channels/{channel}/events}, passed on untouched so
+   * the channel room can check its signature over the exact bytes.
+   *
+   * @param headers the request's headers, names in lower case (the first value of each)
+   */
+  public record InboundRequest(String channel, Map<String, String> headers, Buffer body) {
+    public InboundRequest {
+      headers = Map.copyOf(headers);
+    }
+
+    public String header(String name) {
+      return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+  }
+
+  /** What to answer the channel's service. */
+  public record InboundResponse(int status, String contentType, Buffer body) {
   }
 }

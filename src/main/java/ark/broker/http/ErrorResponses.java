@@ -79,6 +79,7 @@ final class ErrorResponses {
       case 410 -> "Expired";
       case 413 -> "PayloadTooLarge";
       case 415 -> "UnsupportedMediaType";
+      case 502 -> "BadGateway";
       case 503 -> "Unavailable";
       default -> "InternalError";
     };

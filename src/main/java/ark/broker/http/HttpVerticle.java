@@ -11,10 +11,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
 
 /**
- * The REST and SSE surface on port 8080: questions for people and dashboards, plus health, readiness
- * and metrics for operators. Reaches state only through the store on the event bus.
+ * The REST and SSE surface on port 8080: questions for people and dashboards (and the dashboard
+ * itself, at {@code /}), plus health, readiness and metrics for operators. Reaches state only
+ * through the store on the event bus.
  */
 public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
@@ -44,6 +46,11 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/questions/:id").handler(questions::get);
     router.patch("/questions/:id").handler(body).handler(questions::answer);
     router.delete("/questions/:id").handler(questions::cancel);
+    router.post("/channels/:channel/events")
+        .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
+        .handler(new ChannelEvents(vertx.eventBus(), settings.storeTimeoutMillis())::forward);
+    // The dashboard: one page that lists and answers questions through this same API.
+    router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);

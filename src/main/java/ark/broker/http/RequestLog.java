@@ -20,6 +20,9 @@ final class RequestLog implements Handler<RoutingContext> {
   private static final Logger ACCESS = LoggerFactory.getLogger("ark.broker.http.access");
   private static final Pattern SANE_ID = Pattern.compile("[A-Za-z0-9._:@+=/-]{1,128}");
   private static final String KEY = "requestId";
+  /** Clients choose method names: only standard ones become tags, so metrics stay bounded. */
+  private static final java.util.Set<String> STANDARD_METHODS =
+      java.util.Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
   private final MeterRegistry meters;
 
@@ -45,7 +48,7 @@ final class RequestLog implements Handler<RoutingContext> {
           ? "other" : ctx.currentRoute().getPath();
       Timer.builder("ark_broker_http_requests")
           .description("REST requests by route and status")
-          .tag("method", ctx.request().method().name())
+          .tag("method", STANDARD_METHODS.contains(ctx.request().method().name()) ? ctx.request().method().name() : "OTHER")
           .tag("route", route)
           .tag("status", Integer.toString(status))
           .publishPercentileHistogram()

@@ -5,7 +5,7 @@ import ark.broker.bus.Failures;
 import ark.broker.bus.Messages.GetQuestion;
 import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.Messages.WorkerStatus;
+import ark.broker.bus.WorkerRole;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
@@ -93,7 +93,7 @@ public final class QueryStatusVerticle extends VerticleBase {
         registerMeters();
         EventBus bus = vertx.eventBus();
         bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> onChange(m.body().question()));
-        followWorkerRole(bus);
+        WorkerRole.follow(bus, this::workerRole);
         vertx.setPeriodic(settings.resync().toMillis(), id -> fullPass());
         LOG.info("Query status is on, configured from {}: API server {}, Queries in {}", decision.reason(),
             api.apiServer(), namespaces.contains(KubeSettings.ALL_NAMESPACES) ? "every namespace" : "namespaces " + namespaces);
@@ -111,13 +111,6 @@ public final class QueryStatusVerticle extends VerticleBase {
       api.close();
       return null;
     }).eventually(executor::close);
-  }
-
-  private void followWorkerRole(EventBus bus) {
-    bus.<WorkerStatus>localConsumer(Addresses.WORKER_CHANGED, m -> workerRole(m.body().active()));
-    bus.<WorkerStatus>request(Addresses.WORKER_STATUS, "")
-        .onSuccess(reply -> workerRole(reply.body().active()))
-        .onFailure(noWorkerRoleYet -> LOG.debug("Worker role not known yet; waiting for worker.changed"));
   }
 
   private void workerRole(boolean active) {

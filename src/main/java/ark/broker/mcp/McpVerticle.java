@@ -9,6 +9,9 @@ import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.McpSettings;
 import ark.broker.mcp.protocol.StreamableHttpEndpoint;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -17,6 +20,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -31,12 +35,14 @@ public final class McpVerticle extends VerticleBase {
       client supports MCP tasks. Use list_pending_questions, get_question and cancel_question to follow up.""";
 
   private final JsonObject config;
+  private final MeterRegistry meters;
   private final Consumer<McpFeatures> extraFeatures;
   private HttpServer server;
 
   /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
-  public McpVerticle(JsonObject config, Consumer<McpFeatures> extraFeatures) {
+  public McpVerticle(JsonObject config, MeterRegistry meters, Consumer<McpFeatures> extraFeatures) {
     this.config = config;
+    this.meters = meters;
     this.extraFeatures = extraFeatures;
   }
 
@@ -65,7 +71,19 @@ public final class McpVerticle extends VerticleBase {
 
     CachedSessionRepository sessions = new CachedSessionRepository(new BusSessionRepository(bus, storeTimeout),
         config.getInteger("sessionCacheSize", 100_000));
-    McpServer mcp = new McpServer(vertx, settings(), features, sessions);
+    McpServer mcp = new McpServer(vertx, settings(), features, sessions, (method, failed, nanos) ->
+        Timer.builder("ark_broker_mcp_requests")
+            .description("MCP requests by method and outcome, including how long waiting calls waited")
+            // Clients choose method names: only known ones become tags, so metrics stay bounded.
+            .tag("method", McpServer.METHODS.contains(method) ? method : "other")
+            .tag("outcome", failed ? "error" : "ok")
+            .publishPercentileHistogram()
+            .register(meters)
+            .record(nanos, TimeUnit.NANOSECONDS));
+    Gauge.builder("ark_broker_mcp_requests_in_flight", mcp, McpServer::requestsInFlight)
+        .description("MCP requests running now, waiting ask_question calls and tasks/result included").register(meters);
+    Gauge.builder("ark_broker_mcp_standalone_streams", mcp, McpServer::standaloneStreams)
+        .description("Open standalone GET streams of MCP sessions").register(meters);
     observers.attach(mcp);
     resources.attach(mcp);
     bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, message -> {

@@ -13,7 +13,7 @@ import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.StoreStatus;
-import ark.broker.bus.Messages.WorkerStatus;
+import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
 import ark.broker.log.LogUnavailableException;
@@ -67,6 +67,7 @@ public final class StoreVerticle extends VerticleBase {
   private final OwnWrites<QuestionView.Result> ownWrites = new OwnWrites<>();
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
   private boolean live;
+  /** Expiry is once-only work: only the worker replica does it. */
   private boolean worker;
   /** The snapshot being written, if any; one at a time. */
   private Future<Void> compaction = Future.succeededFuture();
@@ -107,8 +108,8 @@ public final class StoreVerticle extends VerticleBase {
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
-      bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(true, view.position(), view.size())));
-      followWorkerRole(bus);
+      bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
+      WorkerRole.follow(bus, active -> worker = active);
       vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
         if (worker) {
           expireDue();
@@ -164,14 +165,6 @@ public final class StoreVerticle extends VerticleBase {
 
   private Future<Question> deliver(RecordDelivery command) {
     return change(command.id(), EventType.DELIVERED, question -> question.withDelivery(command.delivery(), now()));
-  }
-
-  /** Expiry is once-only work: only the worker replica does it. */
-  private void followWorkerRole(EventBus bus) {
-    bus.<WorkerStatus>localConsumer(Addresses.WORKER_CHANGED, m -> worker = m.body().active());
-    bus.<WorkerStatus>request(Addresses.WORKER_STATUS, "")
-        .onSuccess(reply -> worker = reply.body().active())
-        .onFailure(noWorkerRoleYet -> LOG.debug("Worker role not known yet; waiting for worker.changed"));
   }
 
   private void expireDue() {

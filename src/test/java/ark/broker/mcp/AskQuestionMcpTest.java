@@ -248,15 +248,18 @@ class AskQuestionMcpTest {
   void aCutStreamResumesWithLastEventIdAndDeliversTheAnswer() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();
-    JsonObject call = client.message("tools/call", ask(recipient));
+    JsonObject call = client.message("tools/call", ask(recipient).put("_meta", new JsonObject().put("progressToken", "p-cut")));
     String lastEventId;
     try (SseStream cut = client.stream(call)) {
       lastEventId = cut.next().id();
     }
     String id = pendingFor(recipient);
-    broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
 
     try (SseStream resumed = client.get(lastEventId)) {
+      assertThat(resumed.next().data()).as("priming event of the resumed stream").isEmpty();
+      JsonObject progress = resumed.next().json();
+      assertThat(progress.getJsonObject("params").getString("progressToken")).isEqualTo("p-cut");
+      broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
       JsonObject response = McpTestClient.nextResponse(resumed);
 
       assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
@@ -334,6 +337,26 @@ class AskQuestionMcpTest {
     assertThat(content.getString("mimeType")).isEqualTo("application/json");
     assertThat(new JsonObject(content.getString("text")).getString("status")).isEqualTo("answered");
     assertThat(client.call("resources/unsubscribe", new JsonObject().put("uri", uri)).result()).isEqualTo(new JsonObject());
+  }
+
+  @Test
+  void metricsCountMcpRequestsByMethodAndTheCallsWaiting() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+    String recipient = someone();
+    try (SseStream waiting = client.stream(client.message("tools/call", ask(recipient)))) {
+      waiting.next();
+      pendingFor(recipient);
+
+      client.call("ping", null);
+      client.call("no/such/method", null);
+
+      String metrics = broker.get("/metrics").body();
+
+      assertThat(metrics).containsPattern("ark_broker_mcp_requests_in_flight [1-9]");
+      assertThat(metrics).contains("ark_broker_mcp_requests_seconds_count{method=\"ping\",outcome=\"ok\"}")
+          .contains("ark_broker_mcp_requests_seconds_count{method=\"other\",outcome=\"error\"}")
+          .doesNotContain("no/such/method");
+    }
   }
 
   @Test

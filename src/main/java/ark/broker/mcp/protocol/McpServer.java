@@ -36,13 +36,28 @@ public final class McpServer {
   private final Map<String, RequestContext> inFlight = new HashMap<>();
   private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
   private final Map<String, StandaloneStream> standalone = new HashMap<>();
+  private final RequestObserver observer;
   private long counter;
 
-  public McpServer(Vertx vertx, McpSettings settings, McpFeatures features, SessionRepository sessions) {
+  /** The request methods this server answers (anything else gets -32601). */
+  public static final java.util.Set<String> METHODS = java.util.Set.of("ping", "logging/setLevel", "tools/list",
+      "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+      "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "tasks/get", "tasks/result",
+      "tasks/list", "tasks/cancel", "resume");
+
+  /** Told of every finished request, for metrics. */
+  @FunctionalInterface
+  public interface RequestObserver {
+    void finished(String method, boolean failed, long nanos);
+  }
+
+  public McpServer(Vertx vertx, McpSettings settings, McpFeatures features, SessionRepository sessions,
+                   RequestObserver observer) {
     this.vertx = vertx;
     this.settings = settings;
     this.features = features;
     this.sessions = sessions;
+    this.observer = observer;
   }
 
   Vertx vertx() {
@@ -99,9 +114,11 @@ public final class McpServer {
   /** Runs a request and answers it through its context. */
   void run(RequestContext ctx, Future<JsonNode> work) {
     String key = key(ctx.session().id(), ctx.requestId());
+    long started = System.nanoTime();
     inFlight.put(key, ctx);
     work.onComplete(done -> {
       inFlight.remove(key, ctx);
+      observer.finished(ctx.method(), done.failed(), System.nanoTime() - started);
       if (done.succeeded()) {
         ctx.finish(done.result(), null);
       } else {
@@ -214,6 +231,15 @@ public final class McpServer {
     }
     stream.channel.send(JsonRpcMessage.notification(method, params));
     return true;
+  }
+
+  /** Requests running now on this replica (waiting ones included). */
+  public int requestsInFlight() {
+    return inFlight.size();
+  }
+
+  public int standaloneStreams() {
+    return standalone.size();
   }
 
   /** The sessions with a standalone stream on this replica, as last known. */

@@ -11,8 +11,10 @@ import java.util.Base64;
  * For a resumable request the token says how to finish it ({@code kind} and {@code state}), so a
  * client whose stream was cut resumes with GET and Last-Event-ID on any replica, even one that has
  * never seen the request. Standalone GET streams use the token {@code g}.
+ *
+ * @param progressToken the request's progress token, so a resumed stream keeps reporting progress
  */
-public record StreamToken(JsonNode requestId, String kind, JsonNode state) {
+public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonNode progressToken) {
   public static final String STANDALONE = "g";
 
   public String encode() {
@@ -21,6 +23,9 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state) {
     json.put("k", kind);
     if (state != null) {
       json.set("s", state);
+    }
+    if (progressToken != null) {
+      json.set("p", progressToken);
     }
     return Base64.getUrlEncoder().withoutPadding().encodeToString(McpJson.write(json).getBytes(StandardCharsets.UTF_8));
   }
@@ -38,7 +43,9 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state) {
       if (kind == null || !kind.isTextual() || id == null || !(id.isTextual() || id.isIntegralNumber())) {
         return null;
       }
-      return new StreamToken(id, kind.textValue(), json.get("s"));
+      JsonNode progress = json.get("p");
+      return new StreamToken(id, kind.textValue(), json.get("s"),
+          progress != null && (progress.isTextual() || progress.isNumber()) ? progress : null);
     } catch (java.io.IOException | IllegalArgumentException e) {
       return null;
     }

@@ -1,6 +1,7 @@
 package ark.broker.mcp.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -139,7 +140,11 @@ public final class StreamableHttpEndpoint {
       String lastEventId = request.getHeader("Last-Event-ID");
       StreamToken resumable = StreamToken.decode(lastEventId);
       if (resumable != null) {
-        RequestContext context = server.newContext(session, resumable.requestId(), "resume", McpJson.object(),
+        ObjectNode params = McpJson.object();
+        if (resumable.progressToken() != null) {
+          params.putObject("_meta").set("progressToken", resumable.progressToken());
+        }
+        RequestContext context = server.newContext(session, resumable.requestId(), "resume", params,
             request.headers(), response);
         server.run(context, server.resume(context, resumable));
       } else if (lastEventId != null && !lastEventId.startsWith(StreamToken.STANDALONE + ".")) {

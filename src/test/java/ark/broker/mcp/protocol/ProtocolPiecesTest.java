@@ -62,7 +62,7 @@ class ProtocolPiecesTest {
   @Test
   void streamTokensCarryWhatIsNeededToResumeAndRejectForgeries() {
     StreamToken token = new StreamToken(McpJson.MAPPER.getNodeFactory().numberNode(42), "ask",
-        McpJson.object().put("q", "q-1"));
+        McpJson.object().put("q", "q-1"), McpJson.MAPPER.getNodeFactory().textNode("progress-7"));
 
     StreamToken decoded = StreamToken.decode(token.encode() + ".3");
 

@@ -1,0 +1,79 @@
+package ark.broker.channel;
+
+import ark.broker.question.Delivery;
+import ark.broker.question.Question;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Where a question goes: the channels it names plus those routing rules add, as the enabled channels resolve them. */
+final class Destinations {
+  private final List<Channel> channels;
+  private final List<RoutingRule> rules;
+
+  Destinations(List<Channel> channels, List<RoutingRule> rules) {
+    this.channels = List.copyOf(channels);
+    this.rules = List.copyOf(rules);
+  }
+
+  boolean isEmpty() {
+    return channels.isEmpty();
+  }
+
+  /** One destination per place; when two names lead to the same place, the first one names it. */
+  List<Destination> of(Question question) {
+    Map<String, Destination> byKey = new LinkedHashMap<>();
+    for (String name : names(question)) {
+      Destination destination = resolve(name);
+      if (destination != null) {
+        byKey.putIfAbsent(destination.key(), destination);
+      }
+    }
+    return List.copyOf(byKey.values());
+  }
+
+  /** Names that no enabled channel serves, so an operator can see why a question was not delivered. */
+  List<String> unserved(Question question) {
+    List<String> unserved = new ArrayList<>();
+    for (String name : names(question)) {
+      if (resolve(name) == null) {
+        unserved.add(name);
+      }
+    }
+    return unserved;
+  }
+
+  /** The record of the question's delivery to this destination, or null. */
+  static Delivery recordOf(Question question, Destination destination) {
+    for (Delivery delivery : question.deliveries()) {
+      if (delivery.channel().equals(destination.name())) {
+        return delivery;
+      }
+    }
+    return null;
+  }
+
+  private Set<String> names(Question question) {
+    Set<String> names = new LinkedHashSet<>(question.channels());
+    for (RoutingRule rule : rules) {
+      if (rule.matches(question)) {
+        names.addAll(rule.channels());
+      }
+    }
+    return names;
+  }
+
+  private Destination resolve(String name) {
+    for (Channel channel : channels) {
+      Destination destination = channel.resolve(name);
+      if (destination != null) {
+        return destination;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,268 @@
+package ark.broker.channel;
+
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Failures;
+import ark.broker.bus.Messages.GetQuestion;
+import ark.broker.bus.Messages.ListQuestions;
+import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.Messages.RecordDelivery;
+import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionPage;
+import ark.broker.question.QuestionStatus;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Delivers questions to their destinations, on the worker only. Level-triggered: it looks at each
+ * question as the store has it ("pending, and no record of a Slack post yet"), when it becomes the
+ * worker and after every change, so a new worker finishes what the last one left and the recorded
+ * deliveries keep anyone from posting twice.
+ *
+ * <p>The one gap a record cannot close is a crash between a post and its record. So a post is made
+ * without looking first only when this process saw the question created while it was the worker and
+ * has no earlier attempt that may have gone through; otherwise the channel first looks for its earlier
+ * post (by the question id it put there). Outcomes are treated the same way.
+ */
+final class Dispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+  private static final int PAGE = 500;
+  /** Bounds the memory of what this worker saw happen; forgetting only costs a look before a post. */
+  private static final int REMEMBERED = 100_000;
+
+  private final Vertx vertx;
+  private final EventBus bus;
+  private final Destinations destinations;
+  private final Backoff backoff;
+  private final Clock clock;
+  private final Map<String, DeliveryQueue> queues = new HashMap<>();
+  /** The status each question had when this worker saw it change into it. */
+  private final Map<String, QuestionStatus> seenLive = bounded();
+  /** Attempts whose result is unknown (timeout, 5xx): the next one looks before it posts. */
+  private final Map<String, Boolean> unsure = bounded();
+  /** Posts made but not yet recorded (the store failed): recorded before anything else is tried. */
+  private final Map<String, Delivery> unrecorded = new HashMap<>();
+  /** Work a channel refused for good, by question status: not tried again until the next activation. */
+  private final Map<String, Boolean> refused = bounded();
+  private boolean active;
+  private long scanTimer = -1;
+
+  Dispatcher(Vertx vertx, Destinations destinations, Backoff backoff, Clock clock) {
+    this.vertx = vertx;
+    this.bus = vertx.eventBus();
+    this.destinations = destinations;
+    this.backoff = backoff;
+    this.clock = clock;
+  }
+
+  /** This process became the worker: go through every question once, then follow the changes. */
+  void activate() {
+    if (active || destinations.isEmpty()) {
+      return;
+    }
+    active = true;
+    LOG.info("Channels: this broker is the worker now; checking every question for deliveries due");
+    scan(null, 1);
+  }
+
+  /** This process is no longer the worker: drop the waiting work (the next worker finds it again). */
+  void deactivate() {
+    if (active) {
+      stop();
+      LOG.info("Channels: this broker is no longer the worker; deliveries stopped here");
+    }
+  }
+
+  /** Stops without a word: the broker is shutting down. */
+  void stop() {
+    active = false;
+    if (scanTimer >= 0) {
+      vertx.cancelTimer(scanTimer);
+      scanTimer = -1;
+    }
+    queues.values().forEach(DeliveryQueue::stop);
+    queues.clear();
+    seenLive.clear();
+    unsure.clear();
+    refused.clear();
+  }
+
+  void onChange(QuestionChange change) {
+    if (!active) {
+      return;
+    }
+    Question question = change.question();
+    if (change.type() == EventType.CREATED) {
+      List<String> unserved = destinations.unserved(question);
+      if (!unserved.isEmpty()) {
+        LOG.warn("Question {} names channels {} that no enabled channel serves; it stays answerable over REST",
+            question.id(), unserved);
+      }
+    }
+    List<Destination> places = destinations.of(question);
+    if (!places.isEmpty() && change.type() != EventType.DELIVERED) {
+      seenLive.put(question.id(), question.status());
+    }
+    consider(question, places);
+  }
+
+  private void scan(String continueToken, int attempt) {
+    scanTimer = -1;
+    if (!active) {
+      return;
+    }
+    bus.<QuestionPage>request(Addresses.QUESTIONS_LIST, new ListQuestions(QuestionFilter.ALL, PAGE, continueToken))
+        .onSuccess(reply -> {
+          reply.body().items().forEach(question -> consider(question, destinations.of(question)));
+          if (reply.body().continueToken() != null) {
+            scan(reply.body().continueToken(), 1);
+          }
+        })
+        .onFailure(failure -> {
+          // Usually the store is still replaying its log; the worker role can come first.
+          LOG.debug("Channels: listing questions failed ({}); trying again", failure.getMessage());
+          scanTimer = vertx.setTimer(backoff.delayMillis(attempt), fired -> scan(continueToken, attempt + 1));
+        });
+  }
+
+  private void consider(Question question, List<Destination> places) {
+    for (Destination destination : places) {
+      if (isDue(question, destination) && !refused.containsKey(jobKey(question, destination) + " " + question.status())) {
+        queues.computeIfAbsent(destination.key(), key -> newQueue(destination)).offer(question.id(), destination);
+      }
+    }
+  }
+
+  private DeliveryQueue newQueue(Destination destination) {
+    DeliveryQueue[] queue = new DeliveryQueue[1];
+    queue[0] = new DeliveryQueue(vertx, destination.channel().intervalMillis(), backoff, this::deliver,
+        () -> queues.remove(destination.key(), queue[0]));
+    return queue[0];
+  }
+
+  private boolean isDue(Question question, Destination destination) {
+    Delivery record = Destinations.recordOf(question, destination);
+    if (record == null) {
+      return question.isPending() || destination.channel().sendsFinished(question, clock.instant());
+    }
+    return question.status().isFinal() && record.outcome() != question.status();
+  }
+
+  /** One destination's work for one question, decided on the question as the store has it now. */
+  private Future<Void> deliver(String questionId, Destination destination) {
+    return storeCall(bus.<Question>request(Addresses.QUESTIONS_GET, new GetQuestion(questionId)).map(reply -> reply.body()))
+        .compose(question -> deliver(question, destination)
+            .onFailure(failure -> reportFailure(question, destination, failure)));
+  }
+
+  private Future<Void> deliver(Question question, Destination destination) {
+    String job = jobKey(question, destination);
+    if (Destinations.recordOf(question, destination) != null || !isDue(question, destination)) {
+      return showOutcomeIfDue(question, destination);
+    }
+    Delivery made = unrecorded.get(job);
+    Future<Delivery> delivery = made != null ? Future.succeededFuture(made) : findOrPost(question, destination, job);
+    return delivery.compose(posted -> {
+      unrecorded.put(job, posted);
+      return record(question.id(), posted);
+    }).compose(recorded -> {
+      unrecorded.remove(job);
+      unsure.remove(job);
+      LOG.info("Question {} delivered to {} ({})", question.id(), destination.label(),
+          Destinations.recordOf(recorded, destination).ref());
+      return showOutcomeIfDue(recorded, destination);
+    });
+  }
+
+  private Future<Delivery> findOrPost(Question question, Destination destination, String job) {
+    boolean look = unsure.containsKey(job) || seenLive.get(question.id()) != QuestionStatus.PENDING;
+    Future<Delivery> found = look ? destination.channel().findPost(question, destination) : Future.succeededFuture();
+    return found.compose(earlier -> {
+      if (earlier != null) {
+        LOG.info("Question {} was already posted to {} ({}) before its delivery was recorded; recording it instead of posting again",
+            question.id(), destination.label(), earlier.ref());
+        return Future.succeededFuture(earlier);
+      }
+      return destination.channel().post(question, destination).onFailure(failure -> noteUnsure(job, failure));
+    });
+  }
+
+  private Future<Void> showOutcomeIfDue(Question question, Destination destination) {
+    Delivery posted = Destinations.recordOf(question, destination);
+    if (posted == null || question.isPending() || posted.outcome() == question.status()) {
+      return Future.succeededFuture();
+    }
+    String job = jobKey(question, destination) + " " + question.status();
+    boolean look = unsure.containsKey(job) || seenLive.get(question.id()) != question.status();
+    return destination.channel().showOutcome(question, destination, posted, look)
+        .onFailure(failure -> noteUnsure(job, failure))
+        .compose(shown -> record(question.id(), posted.showing(question.status(), clock.instant().truncatedTo(ChronoUnit.MILLIS)))
+            // Shown but not recorded: the next attempt must look before it shows it again.
+            .onFailure(notRecorded -> unsure.put(job, true)))
+        .map(recorded -> {
+          unsure.remove(job);
+          LOG.info("Question {}: {} shown on {}", question.id(), question.status().wireName(), destination.label());
+          return null;
+        });
+  }
+
+  private Future<Question> record(String questionId, Delivery delivery) {
+    return storeCall(bus.<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(questionId, delivery))
+        .map(reply -> reply.body()));
+  }
+
+  /** The store not answering is worth waiting for; a question it does not know is not. */
+  private static <T> Future<T> storeCall(Future<T> call) {
+    return call.recover(failure -> {
+      int code = Failures.codeOf(failure);
+      return Future.failedFuture(new DeliveryFailure("the store refused: " + failure.getMessage(),
+          code == Failures.UNAVAILABLE || code == Failures.INTERNAL, -1, false));
+    });
+  }
+
+  private void noteUnsure(String job, Throwable failure) {
+    if (failure instanceof DeliveryFailure delivery && delivery.mayHaveTakenEffect) {
+      unsure.put(job, true);
+    }
+  }
+
+  private void reportFailure(Question question, Destination destination, Throwable failure) {
+    if (!active) {
+      return; // stopped meanwhile: whatever failed is the next worker's to do
+    }
+    if (failure instanceof DeliveryFailure delivery && delivery.retryable) {
+      LOG.warn("Question {} not delivered to {} yet: {}; will retry", question.id(), destination.label(), failure.getMessage());
+    } else if (failure instanceof DeliveryFailure) {
+      LOG.warn("Question {} cannot be delivered to {}: {}; not retrying until this broker next becomes the worker",
+          question.id(), destination.label(), failure.getMessage());
+      refused.put(jobKey(question, destination) + " " + question.status(), true);
+    } else {
+      LOG.error("Question {}: delivery to {} failed unexpectedly", question.id(), destination.label(), failure);
+    }
+  }
+
+  private static String jobKey(Question question, Destination destination) {
+    return question.id() + " " + destination.key();
+  }
+
+  private static <V> Map<String, V> bounded() {
+    return new LinkedHashMap<>(16, 0.75f, false) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > REMEMBERED;
+      }
+    };
+  }
+}

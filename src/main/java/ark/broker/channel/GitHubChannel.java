@@ -1,0 +1,102 @@
+package ark.broker.channel;
+
+import ark.broker.channel.ChannelSettings.GitHubSettings;
+import ark.broker.question.Delivery;
+import ark.broker.question.Question;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * Questions as comments on GitHub issues and pull requests: {@code github:owner/repo#123} comments there
+ * (if {@code channels.github.repositories} lists the repository, or is empty), plain {@code github} on
+ * {@code channels.github.defaultIssue}. The outcome is a second comment. A delivery's ref is
+ * {@code owner/repo#123/comments/<comment id>}.
+ */
+final class GitHubChannel implements Channel {
+  static final String COMMENTS = "/comments/";
+  private static final int PAGES = 30;
+
+  private final GitHubApi api;
+  private final GitHubSettings settings;
+  private final Directory directory;
+  private final Clock clock;
+
+  GitHubChannel(GitHubApi api, GitHubSettings settings, Directory directory, Clock clock) {
+    this.api = api;
+    this.settings = settings;
+    this.directory = directory;
+    this.clock = clock;
+  }
+
+  @Override
+  public Destination resolve(String name) {
+    String target = Channel.targetOf(name, "github", settings.defaultIssue());
+    IssueRef issue = target == null ? null : IssueRef.parse(target);
+    if (issue == null || !allowed(issue)) {
+      return null;
+    }
+    return new Destination(this, name, "github:" + issue.toString().toLowerCase(Locale.ROOT), "GitHub " + issue,
+        issue.toString());
+  }
+
+  /** The issue a delivery's ref points at, or null if the ref is not a GitHub comment. */
+  static IssueRef issueOf(Delivery delivery) {
+    int comments = delivery.ref().indexOf(COMMENTS);
+    return comments < 0 ? null : IssueRef.parse(delivery.ref().substring(0, comments));
+  }
+
+  @Override
+  public long intervalMillis() {
+    return settings.intervalMillis();
+  }
+
+  @Override
+  public Future<Delivery> post(Question question, Destination destination) {
+    IssueRef issue = IssueRef.parse(destination.target());
+    return api.comment(issue, GitHubComments.question(question, directory)).map(comment -> delivery(destination, comment));
+  }
+
+  @Override
+  public Future<Delivery> findPost(Question question, Destination destination) {
+    return find(IssueRef.parse(destination.target()), question, GitHubComments.marker(question.id(), null), 1)
+        .map(comment -> comment == null ? null : delivery(destination, comment));
+  }
+
+  @Override
+  public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
+    IssueRef issue = IssueRef.parse(destination.target());
+    String marker = GitHubComments.marker(question.id(), question.status().wireName());
+    Future<JsonObject> earlier = unsure ? find(issue, question, marker, 1) : Future.succeededFuture();
+    return earlier.compose(found -> found != null ? Future.succeededFuture()
+        : api.comment(issue, GitHubComments.outcome(question, directory)).mapEmpty());
+  }
+
+  private Future<JsonObject> find(IssueRef issue, Question question, String marker, int page) {
+    Instant since = question.createdAt().minusSeconds(LOOK_BACK_SECONDS);
+    return api.comments(issue, since, page).compose(comments -> {
+      for (int i = 0; i < comments.size(); i++) {
+        JsonObject comment = comments.getJsonObject(i);
+        if (comment.getString("body", "").contains(marker)) {
+          return Future.succeededFuture(comment);
+        }
+      }
+      return comments.size() < GitHubApi.perPage() || page == PAGES ? Future.succeededFuture()
+          : find(issue, question, marker, page + 1);
+    });
+  }
+
+  private boolean allowed(IssueRef issue) {
+    return settings.repositories().isEmpty()
+        || settings.repositories().stream().anyMatch(repository -> repository.equalsIgnoreCase(issue.repository()));
+  }
+
+  private Delivery delivery(Destination destination, JsonObject comment) {
+    return new Delivery(destination.name(), destination.target() + COMMENTS + comment.getValue("id"), destination.label(),
+        clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+}

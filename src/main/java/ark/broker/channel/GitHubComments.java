@@ -1,0 +1,82 @@
+package ark.broker.channel;
+
+import ark.broker.question.Question;
+
+import java.util.stream.Collectors;
+
+/**
+ * The Markdown of the broker's comments. Each ends in a hidden marker naming the question (and, for an
+ * outcome, the status), which is how the worker finds its own comment again after a crash.
+ */
+final class GitHubComments {
+  private static final String MARKER = "<!-- ark-question:";
+
+  private GitHubComments() {
+  }
+
+  static String question(Question question, Directory directory) {
+    StringBuilder text = new StringBuilder()
+        .append("**Question** for ").append(person(question.recipient(), directory))
+        .append(question.sender() == null ? "" : " from `" + question.sender() + "`")
+        .append(" · priority **").append(question.priority().wireName()).append("**\n\n")
+        .append(quote(question.content())).append("\n\n");
+    if (question.context() != null) {
+      text.append("Context:\n\n").append(quote(question.context())).append("\n\n");
+    }
+    if (question.options() != null) {
+      text.append("Options: ").append(question.options().stream().map(GitHubComments::code)
+          .collect(Collectors.joining(" · "))).append("\n\n");
+    }
+    String example = question.options() == null ? "your answer" : question.options().get(0);
+    return text.append("To answer, reply with a comment starting with `/answer ").append(example)
+        .append("`, or `/answer ").append(question.id()).append(' ').append(example)
+        .append("` when several questions are open here.\n\n")
+        .append(marker(question.id(), null))
+        .toString();
+  }
+
+  static String outcome(Question question, Directory directory) {
+    String what = switch (question.status()) {
+      case ANSWERED -> "was answered" + (question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory))
+          + ":\n\n" + quote(question.response());
+      case CANCELLED -> "was cancelled: the asker no longer needs an answer.";
+      case EXPIRED -> "expired: no answer came in time.";
+      case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");
+    };
+    return "Question `" + question.id() + "` " + what + "\n\n" + marker(question.id(), question.status().wireName());
+  }
+
+  /** A refusal, answering someone's {@code /answer} comment; marked as the broker's own like every comment it makes. */
+  static String refusal(String login, String reason) {
+    return "@" + login + " your answer was not recorded: " + neutralize(reason) + "\n\n" + MARKER + "refusal -->";
+  }
+
+  /** The hidden marker of the question's comment ({@code status} null) or of its outcome comment. */
+  static String marker(String questionId, String status) {
+    return MARKER + questionId + (status == null ? "" : " outcome:" + status) + " -->";
+  }
+
+  /** Whether a comment is one of the broker's own. */
+  static boolean isOurs(String body) {
+    return body.contains(MARKER);
+  }
+
+  private static String person(String identity, Directory directory) {
+    String login = directory.gitHubLoginOf(identity);
+    return login != null ? "@" + login + " (`" + identity + "`)" : "`" + identity + "`";
+  }
+
+  /** Quoted, so the text cannot start an {@code /answer} line; HTML comments disarmed, so it cannot fake a marker. */
+  private static String quote(String text) {
+    return neutralize(text).lines().map(line -> "> " + line).collect(Collectors.joining("\n"));
+  }
+
+  private static String neutralize(String text) {
+    return text.replace("<!--", "&lt;!--");
+  }
+
+  private static String code(String text) {
+    String fence = text.contains("`") ? "`` " : "`";
+    return fence + text + (fence.length() > 1 ? " ``" : "`");
+  }
+}

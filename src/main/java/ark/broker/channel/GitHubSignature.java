@@ -1,0 +1,26 @@
+package ark.broker.channel;
+
+import ark.broker.bus.Messages.InboundRequest;
+
+/**
+ * GitHub's webhook signature: {@code X-Hub-Signature-256} is {@code sha256=} and the hex HMAC-SHA256,
+ * keyed with the webhook's secret, of the raw body. It has no timestamp, so replays are caught by
+ * {@code X-GitHub-Delivery} instead (see {@link GitHubWebhook}).
+ */
+final class GitHubSignature {
+  private final Secret webhookSecret;
+
+  GitHubSignature(Secret webhookSecret) {
+    this.webhookSecret = webhookSecret;
+  }
+
+  void verify(InboundRequest request) {
+    String signature = request.header("X-Hub-Signature-256");
+    if (signature == null) {
+      throw new InboundProblem(401, "the request is not signed: X-Hub-Signature-256 is required");
+    }
+    if (!Hmac.sameSignature("sha256=" + Hmac.sha256Hex(webhookSecret, request.body().getBytes()), signature)) {
+      throw new InboundProblem(401, "X-Hub-Signature-256 does not match the request");
+    }
+  }
+}

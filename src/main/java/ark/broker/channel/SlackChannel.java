@@ -1,0 +1,105 @@
+package ark.broker.channel;
+
+import ark.broker.channel.ChannelSettings.SlackSettings;
+import ark.broker.question.Delivery;
+import ark.broker.question.Question;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Questions as Slack messages. A question names a conversation from {@code channels.slack.conversations}:
+ * {@code slack:ops} (or {@code slack:#ops}) posts to the conversation configured as {@code ops};
+ * plain {@code slack} posts to {@code channels.slack.defaultConversation}. Questions cannot name a
+ * conversation id themselves, so they cannot make the bot post anywhere the configuration did not allow.
+ * A delivery's ref is {@code <conversation id>/<message ts>}.
+ */
+final class SlackChannel implements Channel {
+  private static final int HISTORY_PAGES = 20;
+
+  private final SlackApi api;
+  private final SlackSettings settings;
+  private final Directory directory;
+  private final Clock clock;
+
+  SlackChannel(SlackApi api, SlackSettings settings, Directory directory, Clock clock) {
+    this.api = api;
+    this.settings = settings;
+    this.directory = directory;
+    this.clock = clock;
+  }
+
+  @Override
+  public Destination resolve(String name) {
+    String conversation = Channel.targetOf(name, "slack", settings.defaultConversation());
+    if (conversation == null) {
+      return null;
+    }
+    conversation = conversation.startsWith("#") ? conversation.substring(1) : conversation;
+    String id = settings.conversations().get(conversation);
+    return id == null ? null : new Destination(this, name, "slack:" + id, "Slack #" + conversation, id);
+  }
+
+  @Override
+  public long intervalMillis() {
+    return settings.intervalMillis();
+  }
+
+  @Override
+  public Future<Delivery> post(Question question, Destination destination) {
+    JsonObject message = SlackBlocks.question(question, directory).put("channel", destination.target());
+    return api.post("chat.postMessage", message)
+        .map(posted -> delivery(destination, posted.getString("channel", destination.target()), posted.getString("ts")));
+  }
+
+  @Override
+  public Future<Delivery> findPost(Question question, Destination destination) {
+    return findPost(question, destination, null, 1);
+  }
+
+  private Future<Delivery> findPost(Question question, Destination destination, String cursor, int page) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("channel", destination.target());
+    parameters.put("oldest", Long.toString(question.createdAt().getEpochSecond() - LOOK_BACK_SECONDS));
+    parameters.put("include_all_metadata", "true");
+    parameters.put("limit", "200");
+    if (cursor != null) {
+      parameters.put("cursor", cursor);
+    }
+    return api.get("conversations.history", parameters).compose(history -> {
+      JsonArray messages = history.getJsonArray("messages", new JsonArray());
+      for (int i = 0; i < messages.size(); i++) {
+        JsonObject message = messages.getJsonObject(i);
+        JsonObject metadata = message.getJsonObject("metadata", new JsonObject());
+        if (SlackBlocks.METADATA_TYPE.equals(metadata.getString("event_type"))
+            && question.id().equals(metadata.getJsonObject("event_payload", new JsonObject()).getString("question_id"))) {
+          return Future.succeededFuture(delivery(destination, destination.target(), message.getString("ts")));
+        }
+      }
+      String next = history.getJsonObject("response_metadata", new JsonObject()).getString("next_cursor", "");
+      return next.isEmpty() || page == HISTORY_PAGES ? Future.succeededFuture() : findPost(question, destination, next, page + 1);
+    });
+  }
+
+  @Override
+  public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
+    int slash = posted.ref().lastIndexOf('/');
+    JsonObject update = SlackBlocks.outcome(question, directory)
+        .put("channel", posted.ref().substring(0, slash))
+        .put("ts", posted.ref().substring(slash + 1));
+    return api.post("chat.update", update).<Void>mapEmpty().recover(failure -> {
+      // A message someone deleted has nothing left to update.
+      boolean gone = failure instanceof DeliveryFailure delivery && "message_not_found".equals(delivery.serviceError);
+      return gone ? Future.succeededFuture() : Future.failedFuture(failure);
+    });
+  }
+
+  private Delivery delivery(Destination destination, String conversation, String ts) {
+    return new Delivery(destination.name(), conversation + "/" + ts, destination.label(), clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+}

@@ -1,0 +1,137 @@
+package ark.broker.channel;
+
+import ark.broker.bus.Messages.InboundRequest;
+import ark.broker.bus.Messages.InboundResponse;
+import ark.broker.question.Question;
+import io.vertx.core.Future;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Slack's interactivity requests ({@code POST /channels/slack/events}, the app's Request URL): a click
+ * on an option button answers the question; the "Answer…" button of a question without options opens
+ * a form, whose submission answers it. Every request must carry a valid {@link SlackSignature}.
+ * Refusals (not the recipient, no longer pending) answer with their status and tell the person why in a
+ * message only they see; a form shows them under its input instead, as Slack wants.
+ */
+final class SlackInteractions implements Inbound {
+  private static final Logger LOG = LoggerFactory.getLogger(SlackInteractions.class);
+
+  private final SlackSignature signature;
+  private final SlackApi api;
+  private final Answering answering;
+  private final Directory directory;
+
+  SlackInteractions(SlackSignature signature, SlackApi api, Answering answering, Directory directory) {
+    this.signature = signature;
+    this.api = api;
+    this.answering = answering;
+    this.directory = directory;
+  }
+
+  @Override
+  public Future<InboundResponse> handle(InboundRequest request, String requestId) {
+    signature.verify(request);
+    JsonObject payload = payload(request);
+    return switch (payload.getString("type", "")) {
+      case "block_actions" -> clicked(payload, requestId);
+      case "view_submission" -> submitted(payload, requestId);
+      default -> Future.succeededFuture(ignored());
+    };
+  }
+
+  private Future<InboundResponse> clicked(JsonObject payload, String requestId) {
+    JsonArray actions = payload.getJsonArray("actions", new JsonArray());
+    JsonObject action = actions.isEmpty() ? new JsonObject() : actions.getJsonObject(0);
+    String questionId = SlackBlocks.questionOfBlock(action.getString("block_id"));
+    String actionId = action.getString("action_id", "");
+    if (questionId == null) {
+      return Future.succeededFuture(ignored());
+    }
+    String userId = payload.getJsonObject("user", new JsonObject()).getString("id", "");
+    String identity = directory.identityOfSlackUser(userId);
+    Future<InboundResponse> result;
+    if (actionId.equals(SlackBlocks.OPEN_FORM_ACTION)) {
+      result = answering.question(questionId, requestId).compose(question -> openForm(question, identity, payload));
+    } else if (actionId.startsWith(SlackBlocks.OPTION_ACTION)) {
+      result = answering.question(questionId, requestId)
+          .compose(question -> answering.answer(question, action.getString("value", ""), identity, requestId))
+          .map(answered -> Inbound.json(200, new JsonObject().put("status", "answered").put("question", answered.id())));
+    } else {
+      return Future.succeededFuture(ignored());
+    }
+    return result.onFailure(failure -> {
+      if (failure instanceof InboundProblem problem) {
+        tellPrivately(payload, userId, problem.getMessage());
+      }
+    });
+  }
+
+  private Future<InboundResponse> openForm(Question question, String identity, JsonObject payload) {
+    InboundProblem refusal = answering.refusal(question, identity);
+    if (refusal == null && !question.isPending()) {
+      refusal = new InboundProblem(409, "question " + question.id() + " is already " + question.status().wireName());
+    }
+    if (refusal != null) {
+      return Future.failedFuture(refusal);
+    }
+    JsonObject open = new JsonObject()
+        .put("trigger_id", payload.getString("trigger_id", ""))
+        .put("view", SlackBlocks.answerForm(question));
+    return api.post("views.open", open)
+        .map(opened -> Inbound.json(200, new JsonObject().put("status", "form opened").put("question", question.id())))
+        .recover(failure -> Future.failedFuture(new InboundProblem(502, "Slack did not open the answer form: " + failure.getMessage())));
+  }
+
+  private Future<InboundResponse> submitted(JsonObject payload, String requestId) {
+    JsonObject view = payload.getJsonObject("view", new JsonObject());
+    if (!SlackBlocks.FORM_CALLBACK.equals(view.getString("callback_id"))) {
+      return Future.succeededFuture(ignored());
+    }
+    String answer = view.getJsonObject("state", new JsonObject()).getJsonObject("values", new JsonObject())
+        .getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject()).getJsonObject(SlackBlocks.FORM_INPUT, new JsonObject())
+        .getString("value", "");
+    String identity = directory.identityOfSlackUser(payload.getJsonObject("user", new JsonObject()).getString("id", ""));
+    return answering.question(view.getString("private_metadata", ""), requestId)
+        .compose(question -> answering.answer(question, answer, identity, requestId))
+        .map(answered -> Inbound.empty())
+        .recover(failure -> failure instanceof InboundProblem problem
+            // Slack shows these under the form's input and keeps the form open.
+            ? Future.succeededFuture(Inbound.json(200, new JsonObject().put("response_action", "errors")
+                .put("errors", new JsonObject().put(SlackBlocks.FORM_BLOCK, problem.getMessage()))))
+            : Future.failedFuture(failure));
+  }
+
+  private void tellPrivately(JsonObject payload, String userId, String text) {
+    String conversation = payload.getJsonObject("container", new JsonObject()).getString("channel_id",
+        payload.getJsonObject("channel", new JsonObject()).getString("id"));
+    if (conversation == null || userId.isEmpty()) {
+      return;
+    }
+    api.post("chat.postEphemeral", new JsonObject().put("channel", conversation).put("user", userId).put("text", text))
+        .onFailure(failure -> LOG.warn("Could not tell Slack user {} why their answer was refused: {}", userId, failure.getMessage()));
+  }
+
+  private static JsonObject payload(InboundRequest request) {
+    for (String field : request.body().toString(StandardCharsets.UTF_8).split("&")) {
+      if (field.startsWith("payload=")) {
+        try {
+          return new JsonObject(URLDecoder.decode(field.substring("payload=".length()), StandardCharsets.UTF_8));
+        } catch (DecodeException | IllegalArgumentException e) {
+          throw new InboundProblem(400, "the payload field is not a JSON object");
+        }
+      }
+    }
+    throw new InboundProblem(400, "the request has no payload field (Slack sends payload=<JSON>, form-encoded)");
+  }
+
+  private static InboundResponse ignored() {
+    return Inbound.json(200, new JsonObject().put("status", "ignored"));
+  }
+}

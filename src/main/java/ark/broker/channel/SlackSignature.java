@@ -1,0 +1,45 @@
+package ark.broker.channel;
+
+import ark.broker.bus.Messages.InboundRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+/**
+ * Slack's request signature, version 0: {@code X-Slack-Signature} is {@code v0=} and the hex
+ * HMAC-SHA256, keyed with the app's signing secret, of {@code v0:<X-Slack-Request-Timestamp>:<raw body>}.
+ * Requests more than five minutes from now either way are refused, so a captured request cannot be replayed later.
+ */
+final class SlackSignature {
+  static final long WINDOW_SECONDS = 300;
+
+  private final Secret signingSecret;
+  private final Clock clock;
+
+  SlackSignature(Secret signingSecret, Clock clock) {
+    this.signingSecret = signingSecret;
+    this.clock = clock;
+  }
+
+  void verify(InboundRequest request) {
+    String timestamp = request.header("X-Slack-Request-Timestamp");
+    String signature = request.header("X-Slack-Signature");
+    if (timestamp == null || signature == null) {
+      throw new InboundProblem(401, "the request is not signed: X-Slack-Request-Timestamp and X-Slack-Signature are required");
+    }
+    long seconds;
+    try {
+      seconds = Long.parseLong(timestamp.trim());
+    } catch (NumberFormatException e) {
+      throw new InboundProblem(401, "X-Slack-Request-Timestamp is not a number of seconds");
+    }
+    if (Math.abs(clock.instant().getEpochSecond() - seconds) > WINDOW_SECONDS) {
+      throw new InboundProblem(401, "X-Slack-Request-Timestamp is more than " + WINDOW_SECONDS + " seconds from now");
+    }
+    String expected = "v0=" + Hmac.sha256Hex(signingSecret,
+        ("v0:" + timestamp + ":").getBytes(StandardCharsets.UTF_8), request.body().getBytes());
+    if (!Hmac.sameSignature(expected, signature)) {
+      throw new InboundProblem(401, "X-Slack-Signature does not match the request");
+    }
+  }
+}

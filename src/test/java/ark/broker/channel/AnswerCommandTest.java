@@ -1,0 +1,33 @@
+package ark.broker.channel;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AnswerCommandTest {
+  private static final String ID = "q-1b4e28ba-2fa1-41d2-883f-0016d3cca427";
+
+  @Test
+  void theAnswerIsTheRestOfTheLine() {
+    assertThat(AnswerCommand.parse("/answer yes")).isEqualTo(new AnswerCommand(null, "yes"));
+    assertThat(AnswerCommand.parse("LGTM\n  /answer  ship it  \nthanks")).isEqualTo(new AnswerCommand(null, "ship it"));
+  }
+
+  @Test
+  void aQuestionIdAfterTheCommandSaysWhichQuestion() {
+    assertThat(AnswerCommand.parse("/answer " + ID + " no")).isEqualTo(new AnswerCommand(ID, "no"));
+    assertThat(AnswerCommand.parse("/answer q-tip is a fine answer")).isEqualTo(new AnswerCommand(null, "q-tip is a fine answer"));
+  }
+
+  @Test
+  void withNothingAfterTheCommandTheFollowingLinesAreTheAnswer() {
+    assertThat(AnswerCommand.parse("/answer " + ID + "\nFirst line.\nSecond line.\n")).isEqualTo(new AnswerCommand(ID, "First line.\nSecond line."));
+  }
+
+  @Test
+  void commentsWithoutACommandAtTheStartOfALineHaveNone() {
+    assertThat(AnswerCommand.parse("Use /answer yes to answer")).isNull();
+    assertThat(AnswerCommand.parse("> /answer yes")).isNull();
+    assertThat(AnswerCommand.parse("/answered already")).isNull();
+  }
+}

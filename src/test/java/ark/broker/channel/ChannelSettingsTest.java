@@ -1,0 +1,98 @@
+package ark.broker.channel;
+
+import ark.broker.question.Priority;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionStatus;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The channels section: what is on, where names lead, who may answer, and refusals of bad settings. */
+class ChannelSettingsTest {
+  private static JsonObject channels() {
+    return new JsonObject()
+        .put("routes", new JsonArray().add(new JsonObject().put("priority", "high").put("channels", new JsonArray().add("slack:alerts"))))
+        .put("directory", new JsonObject()
+            .put("users", new JsonObject().put("ann", new JsonObject().put("slack", "U1").put("github", "Ann-H")))
+            .put("teams", new JsonObject().put("sre", new JsonArray().add("ann"))))
+        .put("slack", new JsonObject().put("enabled", true).put("botToken", "xoxb-1").put("signingSecret", "s1")
+            .put("conversations", new JsonObject().put("ops", "C1").put("alerts", "C2")).put("defaultConversation", "ops"))
+        .put("github", new JsonObject().put("enabled", true).put("token", "t").put("webhookSecret", "w")
+            .put("repositories", new JsonArray().add("Acme/App")))
+        .put("webhook", new JsonObject().put("enabled", false));
+  }
+
+  private static Destinations destinations(ChannelSettings settings) {
+    Clock clock = Clock.systemUTC();
+    return new Destinations(List.of(
+        new SlackChannel(null, settings.slack(), settings.directory(), clock),
+        new GitHubChannel(null, settings.github(), settings.directory(), clock)), settings.routes());
+  }
+
+  private static Question question(List<String> channels, Priority priority) {
+    return new Question("q-1", null, "ark://users/ann", channels, "Go?", null, null, priority, true, QuestionStatus.PENDING,
+        null, null, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null, List.of(), 1);
+  }
+
+  @Test
+  void namesLeadToConfiguredPlacesOnlyAndRulesAddTheirs() {
+    ChannelSettings settings = ChannelSettings.from(channels());
+    Destinations destinations = destinations(settings);
+
+    List<Destination> places = destinations.of(question(
+        List.of("slack", "slack:#ops", "slack:C999", "github:acme/app#7", "github:other/repo#1", "webhook", "email"), Priority.HIGH));
+
+    assertThat(places).extracting(Destination::name).containsExactly("slack", "github:acme/app#7", "slack:alerts");
+    assertThat(places).extracting(Destination::label).containsExactly("Slack #ops", "GitHub acme/app#7", "Slack #alerts");
+    assertThat(destinations.unserved(question(List.of("slack:C999", "github:other/repo#1", "webhook"), Priority.LOW)))
+        .containsExactly("slack:C999", "github:other/repo#1", "webhook");
+    assertThat(settings.webhook()).isNull();
+  }
+
+  @Test
+  void theDirectoryNamesPeopleAndSaysWhomAQuestionIsFor() {
+    Directory directory = ChannelSettings.from(channels()).directory();
+
+    assertThat(directory.identityOfSlackUser("U1")).isEqualTo("ark://users/ann");
+    assertThat(directory.identityOfGitHubUser("ann-h")).isEqualTo("ark://users/ann");
+    assertThat(directory.identityOfSlackUser("U2")).isEqualTo("ark://users/slack:U2");
+    assertThat(directory.identityOfGitHubUser("bob")).isEqualTo("ark://users/github:bob");
+    assertThat(directory.isAddressedTo("ark://users/ann", "ark://users/ann")).isTrue();
+    assertThat(directory.isAddressedTo("ark://users/ann", "ark://users/github:bob")).isFalse();
+    assertThat(directory.isAddressedTo("ark://teams/sre", "ark://users/ann")).isTrue();
+    assertThat(directory.isAddressedTo("ark://teams/sre", "ark://users/slack:U2")).isFalse();
+    assertThat(directory.isAddressedTo("ark://channels/ops", "ark://users/slack:U2")).isTrue();
+  }
+
+  @Test
+  void everythingIsOffByDefault() {
+    ChannelSettings settings = ChannelSettings.from(new JsonObject());
+
+    assertThat(settings.slack()).isNull();
+    assertThat(settings.github()).isNull();
+    assertThat(settings.webhook()).isNull();
+    assertThat(settings.routes()).isEmpty();
+  }
+
+  @Test
+  void anEnabledChannelNeedsItsSecretsAndAnHttpUrlAndNeverPrintsThem() {
+    JsonObject noSecret = channels();
+    noSecret.getJsonObject("slack").put("signingSecret", "");
+    JsonObject badUrl = channels();
+    badUrl.getJsonObject("github").put("apiBaseUrl", "file:///etc/passwd");
+    JsonObject badDefault = channels();
+    badDefault.getJsonObject("slack").put("defaultConversation", "random");
+
+    assertThatThrownBy(() -> ChannelSettings.from(noSecret)).hasMessageContaining("channels.slack.signingSecret must be set");
+    assertThatThrownBy(() -> ChannelSettings.from(badUrl)).hasMessageContaining("channels.github.apiBaseUrl must be an absolute http or https URL");
+    assertThatThrownBy(() -> ChannelSettings.from(badDefault)).hasMessageContaining("not one of channels.slack.conversations");
+    assertThat(ChannelSettings.from(channels()).toString()).doesNotContain("xoxb-1").doesNotContain("s1,").contains("[secret]");
+  }
+}

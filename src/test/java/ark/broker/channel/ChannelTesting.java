@@ -1,0 +1,127 @@
+package ark.broker.channel;
+
+import ark.broker.TestBroker;
+import ark.broker.TestBroker.Response;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.function.Predicate;
+
+/** Configuration pointing a broker at the fakes, and requests signed exactly the way Slack and GitHub sign theirs. */
+final class ChannelTesting {
+  static final String SLACK_SECRET = "slack-signing-secret-for-tests";
+  static final String GITHUB_SECRET = "github-webhook-secret-for-tests";
+  static final String WEBHOOK_SECRET = "webhook-key-for-tests";
+  static final String OPS = "C0OPS";
+  static final String JOHN_SLACK = "U0JOHN";
+  static final String JOHN_GITHUB = "johndoe";
+
+  private ChannelTesting() {
+  }
+
+  /** All three channels on, pointing at the fakes (any may be null: that channel stays off), with quick retries. */
+  static JsonObject config(FakeSlack slack, FakeGitHub github, FakeService webhook) {
+    JsonObject channels = new JsonObject()
+        .put("retryBaseMillis", 100)
+        .put("retryMaxMillis", 1000)
+        .put("directory", new JsonObject()
+            .put("users", new JsonObject().put("john.doe", new JsonObject().put("slack", JOHN_SLACK).put("github", JOHN_GITHUB)))
+            .put("teams", new JsonObject().put("ops", new JsonArray().add("john.doe"))));
+    if (slack != null) {
+      channels.put("slack", new JsonObject().put("enabled", true).put("apiBaseUrl", slack.baseUrl() + "/api")
+          .put("botToken", FakeSlack.TOKEN).put("signingSecret", SLACK_SECRET)
+          .put("conversations", new JsonObject().put("ops", OPS).put("dev", "C0DEV")).put("defaultConversation", "ops")
+          .put("intervalMillis", 20));
+    }
+    if (github != null) {
+      channels.put("github", new JsonObject().put("enabled", true).put("apiBaseUrl", github.baseUrl())
+          .put("token", FakeGitHub.TOKEN).put("webhookSecret", GITHUB_SECRET).put("intervalMillis", 20));
+    }
+    if (webhook != null) {
+      channels.put("webhook", new JsonObject().put("enabled", true).put("url", webhook.baseUrl() + "/hooks/ark")
+          .put("secret", WEBHOOK_SECRET));
+    }
+    return new JsonObject().put("channels", channels);
+  }
+
+  /** Polls the question until it satisfies {@code until}. */
+  static JsonObject awaitQuestion(TestBroker broker, String id, Predicate<JsonObject> until) throws Exception {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+    JsonObject question = null;
+    while (Instant.now().isBefore(deadline)) {
+      question = broker.get("/questions/" + id).json();
+      if (until.test(question)) {
+        return question;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("question never got there: " + question);
+  }
+
+  /** The question's delivery record for a channel name, or null. */
+  static JsonObject delivery(JsonObject question, String channel) {
+    JsonArray deliveries = question.getJsonArray("deliveries", new JsonArray());
+    for (int i = 0; i < deliveries.size(); i++) {
+      if (deliveries.getJsonObject(i).getString("channel").equals(channel)) {
+        return deliveries.getJsonObject(i);
+      }
+    }
+    return null;
+  }
+
+  static String hmacHex(String secret, String message) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal(message.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** An interactivity request as Slack sends it: form-encoded payload, v0 signature over {@code v0:<ts>:<body>}. */
+  static Response slack(TestBroker broker, JsonObject payload, long timestamp, String secret) throws Exception {
+    String body = "payload=" + URLEncoder.encode(payload.encode(), StandardCharsets.UTF_8);
+    HttpRequest.Builder request = HttpRequest.newBuilder(broker.base.resolve("/channels/slack/events"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (secret != null) {
+      request.header("X-Slack-Request-Timestamp", Long.toString(timestamp))
+          .header("X-Slack-Signature", "v0=" + hmacHex(secret, "v0:" + timestamp + ":" + body));
+    }
+    return broker.send(request);
+  }
+
+  static Response slack(TestBroker broker, JsonObject payload) throws Exception {
+    return slack(broker, payload, Instant.now().getEpochSecond(), SLACK_SECRET);
+  }
+
+  /** A webhook delivery as GitHub sends it: JSON body, {@code X-Hub-Signature-256: sha256=<hex>}. */
+  static Response github(TestBroker broker, String event, String deliveryId, String body, String secret) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(broker.base.resolve("/channels/github/events"))
+        .header("Content-Type", "application/json")
+        .header("X-GitHub-Event", event)
+        .header("X-GitHub-Delivery", deliveryId)
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (secret != null) {
+      request.header("X-Hub-Signature-256", "sha256=" + hmacHex(secret, body));
+    }
+    return broker.send(request);
+  }
+
+  /** An {@code issue_comment} "created" payload, trimmed to the fields GitHub always sends that matter here. */
+  static String issueComment(String repository, long issue, String login, String body) {
+    return new JsonObject()
+        .put("action", "created")
+        .put("issue", new JsonObject().put("number", issue).put("title", "Release 1.2"))
+        .put("comment", new JsonObject().put("id", 77).put("body", body)
+            .put("user", new JsonObject().put("login", login).put("type", "User")))
+        .put("repository", new JsonObject().put("full_name", repository))
+        .put("sender", new JsonObject().put("login", login))
+        .encode();
+  }
+}

@@ -1,0 +1,60 @@
+package ark.broker.http;
+
+import ark.broker.NodeScript;
+import ark.broker.TestBroker;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dashboard at {@code /}, in a real Chromium: people see questions live and answer them. */
+class DashboardBrowserTest {
+  private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+
+  @TempDir
+  static Path dataDir;
+  static TestBroker broker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
+        "no Chromium at " + CHROMIUM + " (.ci/run installs Debian's chromium; CHROMIUM names another)");
+    broker = TestBroker.start(dataDir);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  void peopleSeeQuestionsLiveAndAnswerThem() throws Exception {
+    NodeScript.Run run = NodeScript.run(120, "dashboard.mjs", broker.base.toString(), CHROMIUM.toString());
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    JsonObject seen = new JsonObject(run.lastLine());
+
+    assertThat(seen.getString("title")).contains("Ark Broker");
+    assertThat(seen.getString("emptyText")).contains("Nothing is waiting");
+    assertThat(seen.getString("cardText")).contains("Ship release 2.0?").contains("All checks are green")
+        .contains("ark://agents/dashboard-test").contains("high");
+    assertThat(seen.getInteger("pendingAfterClick")).isZero();
+    assertThat(seen.getString("settledText")).contains("Answered by ark://users/person-").contains(": ship");
+    assertThat(seen.getJsonObject("choiceStored").getString("response")).isEqualTo("ship");
+    assertThat(seen.getJsonObject("choiceStored").getString("answeredBy")).startsWith("ark://users/person-");
+    assertThat(seen.getJsonObject("freeStored").getString("response")).isEqualTo("release/2.0");
+    assertThat(seen.getString("elsewhereText")).contains("yes, in Slack");
+    assertThat(seen.getJsonObject("cancelledStored").getString("status")).isEqualTo("cancelled");
+    assertThat(seen.getBoolean("pwned")).isFalse();
+    assertThat(seen.getString("hostileText")).isEqualTo("<img src=x onerror=\"window.pwned=1\">");
+    assertThat(seen.getJsonArray("pendingAfterReload")).containsExactly(seen.getString("hostileId"));
+  }
+}
