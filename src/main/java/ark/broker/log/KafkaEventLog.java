@@ -122,8 +122,8 @@ public final class KafkaEventLog implements EventLog {
         LOG.warn("Kafka did not acknowledge a write to {}: {}; writes fail with 503 until it does, reads serve"
             + " what this replica has", settings.topic(), sent.cause().getMessage());
       }
-      return Future.failedFuture(new LogUnavailableException("Kafka did not acknowledge the write within "
-          + settings.deliveryTimeoutMillis() + " ms (" + sent.cause().getMessage() + ")", sent.cause()));
+      return Future.failedFuture(new LogUnavailableException("Kafka did not acknowledge the write: "
+          + sent.cause().getMessage(), sent.cause()));
     });
   }
 

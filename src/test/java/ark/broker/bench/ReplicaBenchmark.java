@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * Two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), the load
  * generator in this JVM, all on this machine: creates and answers per second at 32 concurrent
  * clients spread over both replicas, and how long an answer given on replica B takes to reach a
- * watcher on replica A. Run with
+ * watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
  * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark}.
  */
 public final class ReplicaBenchmark {
@@ -49,10 +49,13 @@ public final class ReplicaBenchmark {
       CoreBenchmark.Result creates = CoreBenchmark.run(List.of(onA, onB), "creates", 10, created, false);
       CoreBenchmark.Result answers = CoreBenchmark.run(List.of(onA, onB), "answers", 10, created, true);
       Percentiles latency = answerOnBSeenOnA(onA, onB);
+      Percentiles taskLatency = answerOnBToTaskResultOnA(client(vertx, a.mcp.getPort()), onB);
       System.out.printf("%n2 replicas, 1 Kafka broker, %d cores%n", Runtime.getRuntime().availableProcessors());
       System.out.printf("%-9s %8.0f req/s   %s   (%d errors)%n", "creates", creates.perSecond(), creates.latency().summary(), creates.errors());
       System.out.printf("%-9s %8.0f req/s   %s   (%d errors)%n", "answers", answers.perSecond(), answers.latency().summary(), answers.errors());
       System.out.printf("answer on B -> watcher on A (%d answers, one at a time): %s%n", latency.count(), latency.summary());
+      System.out.printf("answer on B -> MCP tasks/result on A (%d answers, one at a time): %s%n", taskLatency.count(),
+          taskLatency.summary());
     } finally {
       vertx.close();
     }
@@ -87,6 +90,35 @@ public final class ReplicaBenchmark {
       send(onB, HttpMethod.PATCH, "/questions/" + id, "{\"response\":\"fast\"}");
       latency.add(arrived.future().await(10, TimeUnit.SECONDS) - sent);
       seen.remove(id);
+    }
+    return latency;
+  }
+
+  /** An agent's task on A, waiting in tasks/result on A; answered over REST on B: from the answer to the result. */
+  private static Percentiles answerOnBToTaskResultOnA(HttpClient mcpOnA, HttpClient onB) throws Exception {
+    String session = McpBenchmark.post(mcpOnA, null, McpBenchmark.rpc(1, "initialize", new JsonObject()
+            .put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject())
+            .put("clientInfo", new JsonObject().put("name", "bench").put("version", "1"))))
+        .map(response -> response.getHeader("Mcp-Session-Id")).await(10, TimeUnit.SECONDS);
+    Percentiles latency = new Percentiles();
+    for (int i = 0; i < LATENCY_SAMPLES; i++) {
+      String taskId = McpBenchmark.post(mcpOnA, session, McpBenchmark.rpc(2, "tools/call", new JsonObject()
+              .put("name", "ask_question").put("task", new JsonObject()).put("arguments", new JsonObject()
+                  .put("recipient", "ark://users/latency").put("content", "Result here? " + i))))
+          .compose(response -> response.body())
+          .map(body -> body.toJsonObject().getJsonObject("result").getJsonObject("task").getString("taskId"))
+          .await(10, TimeUnit.SECONDS);
+      Promise<Long> result = Promise.promise();
+      McpBenchmark.post(mcpOnA, session, McpBenchmark.rpc(3, "tasks/result", new JsonObject().put("taskId", taskId)))
+          .onSuccess(stream -> stream.handler(new SseFrames(message -> {
+            if (message.containsKey("result")) {
+              result.tryComplete(System.nanoTime());
+            }
+          })::feed))
+          .await(10, TimeUnit.SECONDS);
+      long sent = System.nanoTime();
+      send(onB, HttpMethod.PATCH, "/questions/" + taskId, "{\"response\":\"here\"}");
+      latency.add(result.future().await(10, TimeUnit.SECONDS) - sent);
     }
     return latency;
   }
