@@ -99,14 +99,20 @@ public final class ReplicaBenchmark {
     String session = McpBenchmark.post(mcpOnA, null, McpBenchmark.rpc(1, "initialize", new JsonObject()
             .put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject())
             .put("clientInfo", new JsonObject().put("name", "bench").put("version", "1"))))
-        .map(response -> response.getHeader("Mcp-Session-Id")).await(10, TimeUnit.SECONDS);
+        .compose(response -> response.body().map(body -> response.getHeader("Mcp-Session-Id")))
+        .await(10, TimeUnit.SECONDS);
     Percentiles latency = new Percentiles();
     for (int i = 0; i < LATENCY_SAMPLES; i++) {
       String taskId = McpBenchmark.post(mcpOnA, session, McpBenchmark.rpc(2, "tools/call", new JsonObject()
               .put("name", "ask_question").put("task", new JsonObject()).put("arguments", new JsonObject()
                   .put("recipient", "ark://users/latency").put("content", "Result here? " + i))))
-          .compose(response -> response.body())
-          .map(body -> body.toJsonObject().getJsonObject("result").getJsonObject("task").getString("taskId"))
+          .compose(response -> response.body().map(body -> {
+            if (response.statusCode() != 200 || body.length() == 0) {
+              throw new IllegalStateException("tools/call answered " + response.statusCode() + " "
+                  + response.headers() + ": '" + body + "'");
+            }
+            return body.toJsonObject().getJsonObject("result").getJsonObject("task").getString("taskId");
+          }))
           .await(10, TimeUnit.SECONDS);
       Promise<Long> result = Promise.promise();
       McpBenchmark.post(mcpOnA, session, McpBenchmark.rpc(3, "tasks/result", new JsonObject().put("taskId", taskId)))
@@ -128,7 +134,7 @@ public final class ReplicaBenchmark {
             .putHeader("Content-Type", "application/json"))
         .compose(request -> request.send(body))
         .compose(reply -> reply.body().map(buffer -> {
-          if (reply.statusCode() / 100 != 2) {
+          if (reply.statusCode() / 100 != 2 || buffer.length() == 0) {
             throw new IllegalStateException(method + " " + uri + " answered " + reply.statusCode() + ": " + buffer);
           }
           return buffer.toString();
