@@ -7,12 +7,17 @@ import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.kube.KubeSettings;
 import ark.broker.kube.QueryStatusVerticle;
+import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
+import ark.broker.log.KafkaEventLog;
+import ark.broker.log.KafkaLogSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.store.SessionStoreVerticle;
 import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
+import ark.broker.worker.KafkaWorkerSettings;
+import ark.broker.worker.KafkaWorkerVerticle;
 import ark.broker.worker.SoleWorkerVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -81,7 +86,11 @@ public final class Main {
 
     JsonObject store = config.getJsonObject("store");
     Path dataDir = Path.of(store.getString("dataDir"));
-    FileEventLog log = new FileEventLog(vertx, dataDir.resolve("questions"), store.getBoolean("fsync", true));
+    JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
+    boolean replicated = !kafka.getString("bootstrapServers", "").isBlank();
+    EventLog log = replicated
+        ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "questionsTopic"))
+        : new FileEventLog(vertx, dataDir.resolve("questions"), store.getBoolean("fsync", true));
     Future<String> storeDeployed = vertx.deployVerticle(
         new StoreVerticle(log, Clock.systemUTC(), meters, StoreSettings.from(store)));
 
@@ -99,11 +108,16 @@ public final class Main {
     Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
         ChannelSettings.from(config.getJsonObject("channels", new JsonObject())), Clock.systemUTC()));
 
-    Future<String> workerDeployed = vertx.deployVerticle(new SoleWorkerVerticle());
+    // After the store: the worker group follows the questions topic, which the store creates if missing.
+    Future<String> workerDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(replicated
+        ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
+        : new SoleWorkerVerticle()));
 
-    FileEventLog sessionLog = new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
+    EventLog sessionLog = replicated
+        ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "sessionsTopic"))
+        : new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
     Future<String> sessionsDeployed = vertx.deployVerticle(
-        new SessionStoreVerticle(sessionLog, store.getLong("snapshotEveryEvents", 100_000L)));
+        new SessionStoreVerticle(sessionLog, StoreSettings.from(store)));
     JsonObject mcp = config.getJsonObject("mcp");
     McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
@@ -117,8 +131,10 @@ public final class Main {
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
     return Future.all(deployments)
         .map(deployed -> {
-          LOG.info("Ark Broker started: data in {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
-              dataDir.toAbsolutePath().normalize(), httpSettings.host(), httpVerticles.get(0).port(),
+          LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
+              replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")
+                  : "data in " + dataDir.toAbsolutePath().normalize(),
+              httpSettings.host(), httpVerticles.get(0).port(),
               mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
           return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
         });

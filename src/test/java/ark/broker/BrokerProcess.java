@@ -71,6 +71,23 @@ public final class BrokerProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Configuration, given as the environment variables a broker process reads ({@code kafka.bootstrapServers} is KAFKA_BOOTSTRAP_SERVERS). */
+  public static Map<String, String> environmentOf(io.vertx.core.json.JsonObject config) {
+    Map<String, String> environment = new java.util.HashMap<>();
+    addLeaves(config, "", environment);
+    return environment;
+  }
+
+  private static void addLeaves(io.vertx.core.json.JsonObject node, String prefix, Map<String, String> environment) {
+    for (String key : node.fieldNames()) {
+      if (node.getValue(key) instanceof io.vertx.core.json.JsonObject child) {
+        addLeaves(child, prefix + key + ".", environment);
+      } else {
+        environment.put(ConfigLoader.environmentName(prefix + key), String.valueOf(node.getValue(key)));
+      }
+    }
+  }
+
   public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();

@@ -110,10 +110,7 @@ class KubeManifestsTest {
 
   @Test
   void everyEnvironmentVariableIsOneTheBrokerReads() throws Exception {
-    Set<String> known = new HashSet<>();
-    leaves(defaults(), "", known);
-    known.addAll(ConfigLoader.ARK_ALIASES.keySet());
-    known.add(ConfigLoader.CONFIG_FILE_VARIABLE);
+    Set<String> known = settingVariables();
     String logback = Files.readString(Path.of("src/main/resources/logback.xml"));
     LOGGING_VARIABLES.forEach(name -> assertThat(logback).contains("${" + name + ":-"));
     known.addAll(LOGGING_VARIABLES);
@@ -183,16 +180,20 @@ class KubeManifestsTest {
   }
 
   @Test
-  void theKafkaTopicsAreCompactedAndTheQuestionLogHasOnePartition() throws Exception {
+  void theKafkaTopicsAreTheOnesTheReplicasUseAndWhatTheBrokerAccepts() throws Exception {
     Map<String, JsonNode> specs = new HashMap<>();
     for (HasMetadata topic : parse(Files.readString(K8S.resolve("kafka/topics.yaml")))) {
-      specs.put(topic.getMetadata().getName(), YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec"));
+      JsonNode spec = YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec");
+      specs.put(spec.path("topicName").asText(), spec);
     }
+    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), environment()).getJsonObject("kafka");
 
-    assertThat(specs.get("ark-broker.questions").path("partitions").asInt()).isEqualTo(1);
+    assertThat(kafka.getString("bootstrapServers")).as("three replicas share their state through Kafka").isNotBlank();
+    assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"));
+    // The broker refuses a topic that deletes by age or has more than one partition.
     assertThat(specs.values()).allSatisfy(spec -> {
       assertThat(spec.path("config").path("cleanup.policy").asText()).isEqualTo("compact");
-      assertThat(spec.path("topicName").asText()).startsWith("ark-broker.");
+      assertThat(spec.path("partitions").asInt()).isEqualTo(1);
     });
   }
 
@@ -259,6 +260,15 @@ class KubeManifestsTest {
 
   private static JsonObject defaults() throws IOException {
     return new JsonObject(Files.readString(DEFAULTS));
+  }
+
+  /** The environment variables the broker's configuration reads: one per key of conf/broker.json, and Ark's names. */
+  static Set<String> settingVariables() throws IOException {
+    Set<String> known = new HashSet<>();
+    leaves(defaults(), "", known);
+    known.addAll(ConfigLoader.ARK_ALIASES.keySet());
+    known.add(ConfigLoader.CONFIG_FILE_VARIABLE);
+    return known;
   }
 
   private static void leaves(JsonObject node, String prefix, Set<String> names) {

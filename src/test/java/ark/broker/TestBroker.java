@@ -85,6 +85,19 @@ public final class TestBroker implements AutoCloseable {
     return created.json();
   }
 
+  /** Every question the list shows for {@code query} ("" for all), page after page. */
+  public java.util.List<JsonObject> listAll(String query) throws Exception {
+    java.util.List<JsonObject> all = new java.util.ArrayList<>();
+    String next = null;
+    do {
+      JsonObject page = get("/questions?limit=1000" + (query.isEmpty() ? "" : "&" + query)
+          + (next == null ? "" : "&continue=" + next)).json();
+      page.getJsonArray("items").forEach(item -> all.add((JsonObject) item));
+      next = page.getString("continue");
+    } while (next != null);
+    return all;
+  }
+
   public SseStream watch(String query, String lastEventId) throws Exception {
     return SseStream.open(http, base.resolve("/questions?watch=true" + (query.isEmpty() ? "" : "&" + query)), lastEventId);
   }

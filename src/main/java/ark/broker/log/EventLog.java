@@ -20,22 +20,45 @@ public interface EventLog {
   interface RecordSink<T> {
     T decode(long position, byte[] payload);
 
+    /** Decodes a tombstone: {@code key} ended (see {@link EventLog#remove}). */
+    default T decodeTombstone(long position, String key) {
+      throw new IllegalStateException("Record at position " + position + " is a tombstone for " + key
+          + ", which this log's records never are");
+    }
+
     void apply(long position, T record);
   }
 
   /**
    * Replays every durable record into the sink (possibly from worker threads, before the returned
    * future completes, while the caller does nothing else), then keeps delivering new ones on the
-   * caller's context.
+   * caller's context. A shared log completes only once it has delivered everything that was durable
+   * when it was opened.
    */
   <T> Future<Void> open(RecordSink<T> sink);
 
   /**
-   * Appends a record. The future completes with its position once it is durable and, by then, the
-   * sink has already received it. Fails with {@link LogUnavailableException} when the log cannot
-   * take writes; nothing is then written.
+   * Appends a record. The future completes with its position once it is durable. The sink receives
+   * the record too, like every reader of the log: with the embedded log before the future completes;
+   * with a shared log through its reader, possibly after. Whoever needs its own write applied waits
+   * for the sink to see it. Fails with {@link LogUnavailableException} when the log cannot confirm
+   * the write.
    */
   Future<Long> append(String key, byte[] payload);
+
+  /**
+   * Ends {@code key}. A log that compacts by key appends a tombstone, so compaction drops the key
+   * altogether; the sink receives it through {@link RecordSink#decodeTombstone}. A log that keeps no
+   * keys appends {@code deletion}, a record that the sink reads as the same ending.
+   */
+  Future<Long> remove(String key, byte[] deletion);
+
+  /**
+   * Completes once the sink has received every record that was durable when this was called: how a
+   * replica makes sure that something another replica acknowledged, and it has not seen, does not
+   * exist. Fails if that cannot be learnt in time.
+   */
+  Future<Void> catchUp();
 
   /**
    * Lets the log forget history: {@code entries} hold the latest record of every live key as of

@@ -107,6 +107,18 @@ public final class FileEventLog implements EventLog {
     return promise.future();
   }
 
+  /** This log keeps no keys: the deletion record is how the sink learns the key ended. */
+  @Override
+  public Future<Long> remove(String key, byte[] deletion) {
+    return append(key, deletion);
+  }
+
+  /** The sink has every durable record already: an append completes only after the sink received it. */
+  @Override
+  public Future<Void> catchUp() {
+    return Future.succeededFuture();
+  }
+
   @Override
   public <T> Future<Void> compact(long upTo, List<T> entries, Function<T, LogRecord> toRecord) {
     Promise<Long> rolled = Promise.promise();

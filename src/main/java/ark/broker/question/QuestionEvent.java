@@ -12,7 +12,9 @@ import java.time.Instant;
  *     race, the log order decides and only the first record that still matches is applied
  * @param writer an id unique to the write, so the writer recognises its own record when it comes back
  *     from the log
- * @param restated true for a snapshot's record: it restates a question's state rather than changing it
+ * @param restated true for a record that restates a question's state rather than changing it (a
+ *     snapshot's record, or a repair after a lost race); its {@code expectedVersion} is then the
+ *     resourceVersion of the state it restates
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QuestionEvent(EventType type, Question question, Instant at, Long expectedVersion, String writer,
@@ -28,7 +30,15 @@ public record QuestionEvent(EventType type, Question question, Instant at, Long 
 
   /** The current state as a self-contained record, for snapshots. */
   public static QuestionEvent restating(Question question) {
+    return restating(question, null);
+  }
+
+  /**
+   * The current state again, as the newest record of its question: after a record that lost a race,
+   * so that a compacted log, which keeps only the newest record of each question, keeps the truth.
+   */
+  public static QuestionEvent restating(Question question, String writer) {
     return new QuestionEvent(EventType.leadingTo(question.status()), question.withoutVersion(),
-        question.updatedAt(), null, null, true);
+        question.updatedAt(), question.resourceVersion(), writer, true);
   }
 }

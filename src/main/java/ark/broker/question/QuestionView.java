@@ -5,11 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -23,6 +26,7 @@ public final class QuestionView {
   private final NavigableMap<ListOrder, Question> inListOrder = new TreeMap<>();
   private final TreeSet<Deadline> deadlines = new TreeSet<>();
   private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
+  private final Set<String> misstated = new LinkedHashSet<>();
   private long position;
 
   public QuestionView() {
@@ -38,7 +42,9 @@ public final class QuestionView {
     /** A create for a question that already exists: the request was asked before. */
     ALREADY_EXISTS,
     /** The event was based on a state that another write changed first; it was ignored. */
-    SUPERSEDED
+    SUPERSEDED,
+    /** A restatement of the state the view already holds: nothing changes. */
+    CONFIRMED
   }
 
   /** @param current the question after the event (or as it stays, when the event was not applied) */
@@ -47,20 +53,45 @@ public final class QuestionView {
 
   public Result apply(QuestionEvent event, long eventPosition) {
     position = Math.max(position, eventPosition);
+    Result result = decide(event, eventPosition);
+    // A compacted log keeps only the newest record of each question: one that was not applied would
+    // leave a replica that replays later with the loser's state, until the question is restated.
+    if (result.outcome() == Outcome.ALREADY_EXISTS || result.outcome() == Outcome.SUPERSEDED) {
+      misstated.add(result.current().id());
+    } else {
+      misstated.remove(result.current().id());
+    }
+    return result;
+  }
+
+  private Result decide(QuestionEvent event, long eventPosition) {
     Question existing = byId.get(event.question().id());
     if (existing != null) {
-      if (event.type() == EventType.CREATED) {
+      if (event.type() == EventType.CREATED && !event.restated()) {
         return new Result(Outcome.ALREADY_EXISTS, existing);
       }
       if (event.expectedVersion() == null || event.expectedVersion() != existing.resourceVersion()) {
         return new Result(Outcome.SUPERSEDED, existing);
       }
+      if (event.restated()) {
+        return new Result(Outcome.CONFIRMED, existing);
+      }
     }
-    // A change to a question this view does not know restates it: the log was compacted or snapshotted
-    // and no longer holds the records before it.
-    Question applied = event.question().withResourceVersion(eventPosition);
+    // A record about a question this view does not know restates it: the log was compacted or
+    // snapshotted and no longer holds the records before it. A restatement keeps the version it
+    // restates, so every replica, whatever it replayed, expects the same version of the question.
+    long version = event.restated() && event.expectedVersion() != null ? event.expectedVersion() : eventPosition;
+    Question applied = event.question().withResourceVersion(version);
     replace(existing, applied);
     return new Result(Outcome.APPLIED, applied);
+  }
+
+  /**
+   * Questions whose newest record in the log is not the state this view holds (it lost a race), so
+   * that they must be restated; in the order they became so.
+   */
+  public Set<String> misstated() {
+    return Collections.unmodifiableSet(misstated);
   }
 
   public Question get(String id) {

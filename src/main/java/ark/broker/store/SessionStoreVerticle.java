@@ -33,9 +33,9 @@ public final class SessionStoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SessionStoreVerticle.class);
 
   private final EventLog log;
-  private final long snapshotEveryEvents;
+  private final StoreSettings settings;
   private final Map<String, Stored> sessions = new HashMap<>();
-  private final OwnWrites<Boolean> ownWrites = new OwnWrites<>();
+  private final AppliedPositions applied = new AppliedPositions();
   private long position;
   private long compactedUpTo;
   private boolean live;
@@ -45,9 +45,9 @@ public final class SessionStoreVerticle extends VerticleBase {
   private record Stored(String document, long position) {
   }
 
-  public SessionStoreVerticle(EventLog log, long snapshotEveryEvents) {
+  public SessionStoreVerticle(EventLog log, StoreSettings settings) {
     this.log = log;
-    this.snapshotEveryEvents = snapshotEveryEvents;
+    this.settings = settings;
   }
 
   @Override
@@ -63,6 +63,11 @@ public final class SessionStoreVerticle extends VerticleBase {
       }
 
       @Override
+      public SessionEvent decodeTombstone(long position, String key) {
+        return new SessionEvent(key, null, false);
+      }
+
+      @Override
       public void apply(long position, SessionEvent event) {
         onEvent(position, event);
       }
@@ -70,18 +75,9 @@ public final class SessionStoreVerticle extends VerticleBase {
       live = true;
       compactedUpTo = position;
       EventBus bus = vertx.eventBus();
-      bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m ->
-          StoreReplies.respond(m, write(new SessionEvent(m.body().id(), m.body().document(), ownWrites.nextWriter(), false))));
-      bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m ->
-          StoreReplies.respond(m, write(new SessionEvent(m.body().id(), null, ownWrites.nextWriter(), false))));
-      bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> {
-        Stored stored = sessions.get(m.body().id());
-        if (stored == null) {
-          m.fail(Failures.NOT_FOUND, "session not found");
-        } else {
-          m.reply(new SessionRecord(m.body().id(), stored.document()));
-        }
-      });
+      bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
+      bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
+      bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
       LOG.info("Session store ready: {} MCP sessions", sessions.size());
       return replayed;
     });
@@ -92,11 +88,41 @@ public final class SessionStoreVerticle extends VerticleBase {
     return compaction.eventually(log::close);
   }
 
-  private Future<Boolean> write(SessionEvent event) {
-    if (event.id() == null || event.id().isBlank()) {
+  private Future<Boolean> save(SessionRecord session) {
+    return requireId(session.id()).compose(id ->
+        appliedOnceDurable(log.append(id, encode(new SessionEvent(id, session.document(), false)))));
+  }
+
+  private Future<Boolean> delete(String sessionId) {
+    return requireId(sessionId).compose(id ->
+        appliedOnceDurable(log.remove(id, encode(new SessionEvent(id, null, false)))));
+  }
+
+  /** Replies only once this replica applied the write, so its next read sees it. */
+  private Future<Boolean> appliedOnceDurable(Future<Long> appended) {
+    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, appended.compose(applied::reached))
+        .map(true);
+  }
+
+  /** A session this replica has not seen may have been created on another a moment ago: catch up first. */
+  private Future<SessionRecord> find(String id) {
+    Stored stored = sessions.get(id);
+    Future<Void> caughtUp = stored != null ? Future.succeededFuture() : log.catchUp()
+        .onFailure(failure -> LOG.debug("Could not catch up with the session log to look for a session: {}",
+            failure.getMessage()));
+    return caughtUp.transform(ignored -> {
+      Stored found = sessions.get(id);
+      return found == null
+          ? Future.failedFuture(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, Failures.NOT_FOUND, "session not found"))
+          : Future.succeededFuture(new SessionRecord(id, found.document()));
+    });
+  }
+
+  private static Future<String> requireId(String id) {
+    if (id == null || id.isBlank()) {
       return Future.failedFuture(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, Failures.BAD_REQUEST, "session id is required"));
     }
-    return ownWrites.await(event.writer(), log.append(event.id(), encode(event)));
+    return Future.succeededFuture(id);
   }
 
   private void onEvent(long eventPosition, SessionEvent event) {
@@ -108,19 +134,19 @@ public final class SessionStoreVerticle extends VerticleBase {
     }
     if (live) {
       vertx.eventBus().publish(Addresses.SESSIONS_CHANGED, new SessionRecord(event.id(), event.document()));
-      ownWrites.applied(event.writer(), true);
       compactIfDue();
     }
+    applied.applied(eventPosition);
   }
 
   private void compactIfDue() {
-    if (!compaction.isComplete() || position - compactedUpTo < snapshotEveryEvents) {
+    if (!compaction.isComplete() || position - compactedUpTo < settings.snapshotEveryEvents()) {
       return;
     }
     long upTo = position;
     List<Map.Entry<String, Stored>> state = new ArrayList<>(sessions.entrySet());
     compaction = log.compact(upTo, state, entry -> new LogRecord(entry.getValue().position(), entry.getKey(),
-            encode(new SessionEvent(entry.getKey(), entry.getValue().document(), null, true))))
+            encode(new SessionEvent(entry.getKey(), entry.getValue().document(), true))))
         .onComplete(done -> compactedUpTo = done.succeeded() ? upTo : position);
   }
 

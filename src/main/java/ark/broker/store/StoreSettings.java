@@ -8,13 +8,16 @@ import io.vertx.core.json.JsonObject;
  * @param watchHistory how many recent changes a reconnecting watcher can resume from
  * @param snapshotEveryEvents events between two snapshots of the log
  * @param expiryCheckMillis how often the worker checks pending questions against their expiry
+ * @param readBackTimeoutMillis how long a write waits to read its own record back from a shared log
+ *     before it answers that the write is durable but its outcome not yet known
  */
-public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis) {
+public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis, long readBackTimeoutMillis) {
 
   public static StoreSettings from(JsonObject store) {
     return new StoreSettings(
         store.getInteger("watchHistory", 100_000),
         store.getLong("snapshotEveryEvents", 100_000L),
-        store.getLong("expiryCheckMillis", 250L));
+        store.getLong("expiryCheckMillis", 250L),
+        store.getLong("readBackTimeoutMillis", 5_000L));
   }
 }

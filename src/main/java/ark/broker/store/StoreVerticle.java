@@ -103,7 +103,7 @@ public final class StoreVerticle extends VerticleBase {
       bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body().request(), m)));
       bus.<AnswerQuestion>localConsumer(Addresses.QUESTIONS_ANSWER, m -> StoreReplies.respond(m, answer(m.body(), m)));
       bus.<CancelQuestion>localConsumer(Addresses.QUESTIONS_CANCEL, m -> StoreReplies.respond(m, cancel(m.body(), m)));
-      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, read(() -> view.require(m.body().id()))));
+      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())));
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
@@ -113,6 +113,7 @@ public final class StoreVerticle extends VerticleBase {
       vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
         if (worker) {
           expireDue();
+          restateMisstated();
         }
       });
       LOG.info("Store ready: {} questions ({} pending) at resourceVersion {}", view.size(),
@@ -138,6 +139,9 @@ public final class StoreVerticle extends VerticleBase {
       Question question = request.toQuestion(id, now());
       return write(QuestionEvent.created(question, nextWriter())).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
+        if (!created) {
+          restateLater(id);
+        }
         if (created) {
           LOG.info("Question {} created for {} by {}{}", id, question.recipient(),
               question.sender() == null ? "an unnamed asker" : question.sender(), StoreReplies.requestSuffix(message));
@@ -180,7 +184,22 @@ public final class StoreVerticle extends VerticleBase {
    * first, decides again on the new state, which usually means a conflict for the caller.
    */
   private Future<Question> change(String id, EventType type, UnaryOperator<Question> decide) {
-    return sequencer.run(id, () -> attempt(id, type, decide, 1));
+    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, decide, 1)));
+  }
+
+  /**
+   * The question, if this replica's view has it or once it has caught up with the log: a question
+   * that another replica created and acknowledged a moment ago is found here too.
+   */
+  private Future<Question> known(String id) {
+    Question question = view.get(id);
+    if (question != null) {
+      return Future.succeededFuture(question);
+    }
+    return log.catchUp()
+        .onFailure(failure -> LOG.debug("Could not catch up with the event log to look for question {}: {}", id,
+            failure.getMessage()))
+        .transform(caughtUpOrNot -> read(() -> view.require(id)));
   }
 
   private Future<Question> attempt(String id, EventType type, UnaryOperator<Question> decide, int attempt) {
@@ -193,6 +212,7 @@ public final class StoreVerticle extends VerticleBase {
       if (result.outcome() == Outcome.APPLIED) {
         return Future.succeededFuture(result.current());
       }
+      restateLater(id);
       if (attempt == MAX_ATTEMPTS) {
         return Future.failedFuture(new LogUnavailableException("question " + id + " kept changing under this write", null));
       }
@@ -200,11 +220,40 @@ public final class StoreVerticle extends VerticleBase {
     });
   }
 
+  /** Repairs, on the worker, what writers that lost a race and then died did not restate. */
+  private void restateMisstated() {
+    for (String id : List.copyOf(view.misstated())) {
+      if (!sequencer.isBusy(id)) {
+        restateLater(id);
+      }
+    }
+  }
+
+  /**
+   * Appends the question's state again if its newest record lost a race, once the writes queued for it
+   * are done: a compacted log keeps only the newest record of a question, and must keep the winner's.
+   */
+  private void restateLater(String id) {
+    sequencer.run(id, () -> {
+      Question current = view.get(id);
+      if (current == null || !view.misstated().contains(id)) {
+        return Future.succeededFuture();
+      }
+      return write(QuestionEvent.restating(current, nextWriter()))
+          .onSuccess(result -> {
+            if (result.outcome() == Outcome.CONFIRMED) {
+              LOG.info("Question {} restated at resourceVersion {}: a write to it had lost a race", id,
+                  current.resourceVersion());
+            }
+          });
+    }).onFailure(failure -> LOG.debug("Question {} could not be restated yet: {}", id, failure.getMessage()));
+  }
+
   private Future<QuestionView.Result> write(QuestionEvent event) {
     Timer.Sample sample = Timer.start(meters);
     Future<Long> appended = log.append(event.question().id(), encode(event))
         .onComplete(done -> sample.stop(appendTimer));
-    return ownWrites.await(event.writer(), appended);
+    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, ownWrites.await(event.writer(), appended));
   }
 
   /** Milliseconds are what clients and the Kubernetes API keep; finer digits would only differ between them. */

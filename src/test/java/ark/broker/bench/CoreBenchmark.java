@@ -49,10 +49,10 @@ public final class CoreBenchmark {
         HttpClient http = vertx.createHttpClient(new HttpClientOptions().setDefaultPort(port).setDefaultHost("127.0.0.1"),
             new PoolOptions().setHttp1MaxSize(CLIENTS + WATCHERS + 8));
         ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
-        run(http, "warm-up creates", 3, created, false);
+        run(List.of(http), "warm-up creates", 3, created, false);
         created.clear();
-        Result creates = run(http, "creates", 10, created, false);
-        Result answers = run(http, "answers", 10, created, true);
+        Result creates = run(List.of(http), "creates", 10, created, false);
+        Result answers = run(List.of(http), "answers", 10, created, true);
         System.out.printf("%n%-9s %8.0f req/s   %s   (%d errors)%n", "creates", creates.perSecond, creates.latency.summary(), creates.errors);
         System.out.printf("%-9s %8.0f req/s   %s   (%d errors)%n", "answers", answers.perSecond, answers.latency.summary(), answers.errors);
         watchers(http);
@@ -67,8 +67,11 @@ public final class CoreBenchmark {
   record Result(double perSecond, Percentiles latency, long errors) {
   }
 
-  /** {@link #CLIENTS} loops, each sending its next request when the previous one is answered. */
-  private static Result run(HttpClient http, String name, int seconds, ConcurrentLinkedQueue<String> ids, boolean answer)
+  /**
+   * {@link #CLIENTS} loops, each sending its next request when the previous one is answered, spread
+   * evenly over {@code replicas}; answers take ids from {@code ids}, creates add theirs.
+   */
+  static Result run(List<HttpClient> replicas, String name, int seconds, ConcurrentLinkedQueue<String> ids, boolean answer)
       throws Exception {
     Percentiles latency = new Percentiles();
     AtomicLong errors = new AtomicLong();
@@ -78,7 +81,7 @@ public final class CoreBenchmark {
     long started = System.nanoTime();
     for (int c = 0; c < CLIENTS; c++) {
       Promise<Void> finished = Promise.promise();
-      loop(http, answer, ids, end, latency, errors, done, finished);
+      loop(replicas.get(c % replicas.size()), answer, ids, end, latency, errors, done, finished);
       loops.add(finished.future());
     }
     Future.all(loops).await(seconds + 30L, TimeUnit.SECONDS);

@@ -209,6 +209,11 @@ public final class McpBenchmark {
   }
 
   private Future<HttpClientResponse> post(String session, JsonObject message) {
+    return post(mcp, session, message);
+  }
+
+  /** Sends one JSON-RPC message on {@code session} (none for initialize). */
+  static Future<HttpClientResponse> post(HttpClient mcp, String session, JsonObject message) {
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI("/mcp")
         .putHeader("Content-Type", "application/json").putHeader("Accept", "application/json, text/event-stream");
     if (session != null) {
@@ -222,7 +227,7 @@ public final class McpBenchmark {
         .put("recipient", "ark://users/agent-" + agent).put("content", "May agent " + agent + " proceed?"));
   }
 
-  private static JsonObject rpc(int id, String method, JsonObject params) {
+  static JsonObject rpc(int id, String method, JsonObject params) {
     JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
     return params == null ? message : message.put("params", params);
   }

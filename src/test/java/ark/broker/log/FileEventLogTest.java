@@ -13,11 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,20 +33,11 @@ class FileEventLogTest {
   /** A log opened on one context, remembering every record its sink received. */
   private final class OpenLog {
     final FileEventLog log = new FileEventLog(vertx, dir, true);
-    final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    final RecordingSink sink = new RecordingSink();
+    final List<String> seen = sink.seen;
 
     OpenLog open() throws Exception {
-      onContext(() -> log.open(new EventLog.RecordSink<String>() {
-        @Override
-        public String decode(long position, byte[] payload) {
-          return position + ":" + new String(payload, StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public void apply(long position, String record) {
-          seen.add(record);
-        }
-      }));
+      onContext(() -> log.open(sink));
       return this;
     }
 
@@ -224,24 +212,10 @@ class FileEventLogTest {
   }
 
   private <T> Future<T> onContextFuture(Callable<Future<T>> action) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    context.runOnContext(ignored -> {
-      try {
-        action.call().onComplete(done -> {
-          if (done.succeeded()) {
-            result.complete(done.result());
-          } else {
-            result.completeExceptionally(done.cause());
-          }
-        });
-      } catch (Exception e) {
-        result.completeExceptionally(e);
-      }
-    });
-    return Future.fromCompletionStage(result);
+    return OnContext.run(context, action);
   }
 
   private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return OnContext.await(future);
   }
 }

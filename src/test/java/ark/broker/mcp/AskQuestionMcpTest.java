@@ -79,7 +79,7 @@ class AskQuestionMcpTest {
       String id = pendingFor(recipient);
       broker.patch("/questions/" + id, "{\"response\":\"yes\",\"answeredBy\":\"ark://users/boss\"}");
 
-      JsonObject response = nextResponse(stream);
+      JsonObject response = McpTestClient.nextResponse(stream);
       assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
       JsonObject result = response.getJsonObject("result");
       assertThat(result.getBoolean("isError")).isFalse();
@@ -98,7 +98,7 @@ class AskQuestionMcpTest {
     String recipient = someone();
     try (SseStream stream = client.stream(client.message("tools/call", ask(recipient)))) {
       broker.delete("/questions/" + pendingFor(recipient));
-      JsonObject result = nextResponse(stream).getJsonObject("result");
+      JsonObject result = McpTestClient.nextResponse(stream).getJsonObject("result");
 
       assertThat(result.getBoolean("isError")).isTrue();
       assertThat(result.getJsonArray("content").getJsonObject(0).getString("text")).contains("was cancelled before anyone answered");
@@ -148,7 +148,7 @@ class AskQuestionMcpTest {
     try (SseStream result = client.stream(client.message("tasks/result", new JsonObject().put("taskId", taskId)))) {
       assertThat(result.next().data()).isEmpty();
       broker.patch("/questions/" + taskId, "{\"response\":\"no\"}");
-      JsonObject payload = nextResponse(result).getJsonObject("result");
+      JsonObject payload = McpTestClient.nextResponse(result).getJsonObject("result");
 
       assertThat(payload.getJsonObject("structuredContent").getString("response")).isEqualTo("no");
       assertThat(payload.getJsonObject("_meta").getJsonObject("io.modelcontextprotocol/related-task").getString("taskId"))
@@ -260,7 +260,7 @@ class AskQuestionMcpTest {
       JsonObject progress = resumed.next().json();
       assertThat(progress.getJsonObject("params").getString("progressToken")).isEqualTo("p-cut");
       broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
-      JsonObject response = nextResponse(resumed);
+      JsonObject response = McpTestClient.nextResponse(resumed);
 
       assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
       assertThat(response.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("yes");
@@ -303,7 +303,7 @@ class AskQuestionMcpTest {
       waiting.next();
       broker.patch("/questions/" + id, "{\"response\":\"no\"}");
 
-      assertThat(nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
+      assertThat(McpTestClient.nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
           .isEqualTo("no");
     }
     JsonObject timedOut = client.call("tools/call", new JsonObject().put("name", "get_question")
@@ -373,17 +373,5 @@ class AskQuestionMcpTest {
     assertThat(resources.getJsonObject(0).getString("uri")).isEqualTo("ark://questions/pending");
     assertThat(templates.getJsonObject(0).getString("uriTemplate")).isEqualTo("ark://questions/{id}");
     assertThat(pending.getJsonArray("questions").stream().map(q -> ((JsonObject) q).getString("recipient"))).contains(recipient);
-  }
-
-  private static JsonObject nextResponse(SseStream stream) throws Exception {
-    while (true) {
-      SseEvent event = stream.next();
-      if (event.event().equals("end-of-stream")) {
-        throw new AssertionError("stream ended without a response");
-      }
-      if (!event.data().isBlank() && (event.json().containsKey("result") || event.json().containsKey("error"))) {
-        return event.json();
-      }
-    }
   }
 }

@@ -147,6 +147,19 @@ public final class McpTestClient {
     return SseStream.open(http, post(message.encode()).build());
   }
 
+  /** Reads {@code stream} up to the next JSON-RPC response (past the priming event and notifications). */
+  public static JsonObject nextResponse(SseStream stream) throws Exception {
+    while (true) {
+      SseEvent event = stream.next();
+      if (event.event().equals("end-of-stream")) {
+        throw new AssertionError("stream ended without a response");
+      }
+      if (!event.data().isBlank() && (event.json().containsKey("result") || event.json().containsKey("error"))) {
+        return event.json();
+      }
+    }
+  }
+
   /** GET on the endpoint: the standalone stream, or a resumed one with Last-Event-ID. */
   public SseStream get(String lastEventId) throws Exception {
     HttpRequest.Builder request = withSession(HttpRequest.newBuilder(endpoint).header("Accept", "text/event-stream").GET());

@@ -73,6 +73,62 @@ class QuestionViewTest {
   }
 
   @Test
+  void aRecordThatLostARaceLeavesItsQuestionMisstatedUntilARestatementConfirmsIt() {
+    Question created = create("q-1", 1);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a"), 2);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b"), 3);
+    assertThat(view.misstated()).containsExactly("q-1");
+
+    QuestionView.Result restated = view.apply(QuestionEvent.restating(view.get("q-1"), "b"), 4);
+
+    assertThat(restated.outcome()).isEqualTo(QuestionView.Outcome.CONFIRMED);
+    assertThat(view.misstated()).isEmpty();
+    assertThat(view.get("q-1").response()).isEqualTo("yes");
+    assertThat(view.get("q-1").resourceVersion()).as("a restatement changes nothing").isEqualTo(2);
+    assertThat(view.position()).isEqualTo(4);
+  }
+
+  @Test
+  void aReplicaThatReplaysOnlyTheRestatementOfACompactedLogAgreesWithOneThatSawTheRace() {
+    Question created = create("q-1", 1);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a"), 2);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b"), 3);
+    QuestionEvent restatement = QuestionEvent.restating(view.get("q-1"), "b");
+    view.apply(restatement, 4);
+    QuestionView late = new QuestionView();
+
+    late.apply(restatement, 4);
+
+    assertThat(late.get("q-1")).isEqualTo(view.get("q-1"));
+    Question answered = view.get("q-1");
+    QuestionEvent delivered = QuestionEvent.changed(EventType.DELIVERED, answered,
+        answered.withDelivery(new Delivery("slack", "C1/1", null, T0), T0), "c");
+    assertThat(view.apply(delivered, 5).outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(late.apply(delivered, 5).outcome()).as("both expect the same version").isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(late.get("q-1")).isEqualTo(view.get("q-1"));
+  }
+
+  @Test
+  void aRestatementOvertakenByAnotherChangeIsSupersededAndTheQuestionStaysMisstated() {
+    Question created = create("q-1", 1);
+    QuestionEvent stale = QuestionEvent.restating(created, "w");
+    view.apply(QuestionEvent.changed(EventType.CANCELLED, created, created.cancel(T0), "x"), 2);
+
+    assertThat(view.apply(stale, 3).outcome()).isEqualTo(QuestionView.Outcome.SUPERSEDED);
+    assertThat(view.misstated()).containsExactly("q-1");
+    assertThat(view.get("q-1").status()).isEqualTo(QuestionStatus.CANCELLED);
+  }
+
+  @Test
+  void aSecondCreateOfOneIdLeavesItMisstated() {
+    create("q-1", 1);
+
+    view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null), "w"), 2);
+
+    assertThat(view.misstated()).containsExactly("q-1");
+  }
+
+  @Test
   void listsInCreationOrderPageByPage() {
     for (int i = 1; i <= 5; i++) {
       create("q-" + i, i);

@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# The broker image: the jar built with Maven, run by a JRE as an unprivileged user.
+#   docker build -t ark-broker .     (docker-compose.yml builds it too)
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY pom.xml .
+COPY conf conf
+COPY src/main src/main
+# Tests run in CI, not in the image build; the Maven cache survives between builds.
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true package
+
+FROM eclipse-temurin:17-jre
+RUN groupadd --system --gid 10001 ark \
+ && useradd --system --uid 10001 --gid ark --home-dir /app --shell /usr/sbin/nologin ark \
+ && mkdir -p /app /data \
+ && chown ark:ark /data
+WORKDIR /app
+COPY --from=build /src/target/ark-broker.jar /app/ark-broker.jar
+USER 10001:10001
+# Listen on the container's address; keep the embedded log (when Kafka is not configured) on a volume.
+ENV HTTP_HOST=0.0.0.0 \
+    MCP_HOST=0.0.0.0 \
+    STORE_DATA_DIR=/data
+VOLUME /data
+EXPOSE 8080 8081
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/ark-broker.jar"]

@@ -1,0 +1,302 @@
+package ark.broker.log;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.consumer.KafkaReadStream;
+import io.vertx.kafka.client.producer.KafkaWriteStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The shared log: a compacted Kafka topic with one partition that every replica reads in full, from
+ * the start, with its own consumer (no group). A record's position is its offset + 1, so positions
+ * (and resourceVersions) mean the same on every replica, and 0 still means "nothing yet".
+ *
+ * <p>An append completes once Kafka acknowledged it (idempotent producer, {@code acks=all}); the
+ * record reaches the sink through the consumer, like everyone else's. When Kafka cannot acknowledge
+ * an append within the delivery timeout, the append fails with {@link LogUnavailableException}. The
+ * record is then either absent or, if Kafka stored it but the acknowledgement was lost, present whole
+ * and applied by every replica like any other; never partly. Records carry full snapshots and the
+ * version they expect, so such a late record is decided exactly as if it had been acknowledged.
+ */
+public final class KafkaEventLog implements EventLog {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaEventLog.class);
+  private static final Duration POLL = Duration.ofMillis(250);
+  private static final long RETRY_MILLIS = 500;
+
+  private final Vertx vertx;
+  private final KafkaLogSettings settings;
+  private final TopicPartition partition;
+  /** Catch-ups waiting for the consumer to pass an offset, by that offset. */
+  private final TreeMap<Long, List<Promise<Void>>> waiting = new TreeMap<>();
+  private final List<Promise<Long>> wantEnd = new ArrayList<>();
+
+  private Context context;
+  private RecordSink<Object> sink;
+  private Admin admin;
+  private KafkaWriteStream<String, byte[]> producer;
+  private KafkaReadStream<String, byte[]> consumer;
+  /** The consumer's position: every record below this offset has been delivered. */
+  private long delivered;
+  private long appliedPosition;
+  private long recordsDelivered;
+  private boolean endRequested;
+  private boolean writable = true;
+  private boolean readable = true;
+  private volatile boolean closed;
+
+  public KafkaEventLog(Vertx vertx, KafkaLogSettings settings) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.partition = new TopicPartition(settings.topic(), 0);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> Future<Void> open(RecordSink<T> sink) {
+    this.context = vertx.getOrCreateContext();
+    this.sink = (RecordSink<Object>) sink;
+    long started = System.nanoTime();
+    return vertx.executeBlocking(() -> {
+          admin = Admin.create(settings.admin());
+          KafkaTopic.ensure(admin, settings);
+          return null;
+        })
+        .compose(ready -> endOffset())
+        .compose(end -> {
+          producer = KafkaWriteStream.create(vertx, settings.producer(), new StringSerializer(), new ByteArraySerializer());
+          // Failed sends are reported through their futures; this keeps them out of the context's error log.
+          producer.exceptionHandler(failure -> { });
+          consumer = KafkaReadStream.create(vertx, settings.consumer(), new StringDeserializer(), new ByteArrayDeserializer());
+          return consumer.assign(Set.of(partition))
+              .compose(assigned -> consumer.seekToBeginning(Set.of(partition)))
+              .compose(fromTheStart -> {
+                poll();
+                return reached(end);
+              })
+              .onSuccess(caughtUp -> LOG.info("Kafka topic {} at {} replayed: {} records up to position {} in {} ms",
+                  settings.topic(), settings.bootstrapServers(), recordsDelivered, appliedPosition,
+                  (System.nanoTime() - started) / 1_000_000));
+        })
+        .recover(failure -> close().transform(closed -> Future.failedFuture(failure)));
+  }
+
+  @Override
+  public Future<Long> append(String key, byte[] payload) {
+    if (producer == null || closed) {
+      return Future.failedFuture(new LogUnavailableException("Kafka topic " + settings.topic() + " is not open", null));
+    }
+    return producer.send(new ProducerRecord<>(settings.topic(), 0, key, payload)).transform(sent -> {
+      if (sent.succeeded()) {
+        if (!writable) {
+          writable = true;
+          LOG.info("Kafka acknowledges writes to {} again", settings.topic());
+        }
+        return Future.succeededFuture(sent.result().offset() + 1);
+      }
+      if (writable) {
+        writable = false;
+        LOG.warn("Kafka did not acknowledge a write to {}: {}; writes fail with 503 until it does, reads serve"
+            + " what this replica has", settings.topic(), sent.cause().getMessage());
+      }
+      return Future.failedFuture(new LogUnavailableException("Kafka did not acknowledge the write: "
+          + sent.cause().getMessage(), sent.cause()));
+    });
+  }
+
+  @Override
+  public Future<Long> remove(String key, byte[] deletion) {
+    return append(key, null);
+  }
+
+  @Override
+  public Future<Void> catchUp() {
+    Promise<Void> caughtUp = Promise.promise();
+    long timer = vertx.setTimer(settings.catchUpTimeoutMillis(), fired -> caughtUp.tryFail(new LogUnavailableException(
+        "Kafka topic " + settings.topic() + " was not caught up with within " + settings.catchUpTimeoutMillis() + " ms",
+        null)));
+    endOffset().compose(this::reached).onComplete(done -> {
+      vertx.cancelTimer(timer);
+      if (done.succeeded()) {
+        caughtUp.tryComplete();
+      } else {
+        caughtUp.tryFail(done.cause());
+      }
+    });
+    return caughtUp.future();
+  }
+
+  /** The topic compacts itself. */
+  @Override
+  public <T> Future<Void> compact(long upTo, List<T> entries, Function<T, LogRecord> toRecord) {
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<Void> close() {
+    closed = true;
+    List<Future<?>> closing = new ArrayList<>();
+    if (consumer != null) {
+      closing.add(consumer.close());
+    }
+    if (producer != null) {
+      closing.add(producer.close(settings.deliveryTimeoutMillis()));
+    }
+    if (admin != null) {
+      closing.add(vertx.executeBlocking(() -> {
+        admin.close(Duration.ofMillis(settings.requestTimeoutMillis()));
+        return null;
+      }));
+    }
+    return Future.join(closing).mapEmpty();
+  }
+
+  // ---- reading (on the opener's context) ----
+
+  /**
+   * Polls and delivers, and again, until closed. After a poll that found nothing new, asks for the
+   * consumer's position too: it may lie beyond the last record (compaction removes records, even the
+   * last one when it is a tombstone), and a catch-up waits for the position, not for a record.
+   */
+  private void poll() {
+    if (closed) {
+      return;
+    }
+    consumer.poll(POLL)
+        .compose(records -> {
+          if (records.isEmpty()) {
+            return consumer.position(partition);
+          }
+          deliver(records);
+          return Future.succeededFuture(appliedPosition);
+        })
+        .onComplete(done -> {
+          if (closed) {
+            return;
+          }
+          if (done.succeeded()) {
+            passed(done.result());
+            poll();
+          } else {
+            if (readable) {
+              readable = false;
+              LOG.warn("Reading Kafka topic {} failed: {}; serving what this replica has, and retrying",
+                  settings.topic(), done.cause().getMessage());
+            }
+            vertx.setTimer(RETRY_MILLIS, again -> poll());
+          }
+        });
+  }
+
+  private void deliver(ConsumerRecords<String, byte[]> records) {
+    for (ConsumerRecord<String, byte[]> record : records) {
+      long position = record.offset() + 1;
+      if (position <= appliedPosition) {
+        continue; // delivered already: the consumer went back (a reset), positions only move forward
+      }
+      appliedPosition = position;
+      recordsDelivered++;
+      try {
+        Object decoded = record.value() == null
+            ? sink.decodeTombstone(position, record.key())
+            : sink.decode(position, record.value());
+        sink.apply(position, decoded);
+      } catch (RuntimeException e) {
+        // Every replica runs the same code on the same record, so every replica skips it alike.
+        LOG.error("Kafka topic {} record at position {} (key {}) cannot be applied; skipped", settings.topic(),
+            position, record.key(), e);
+      }
+    }
+  }
+
+  private void passed(long offset) {
+    if (!readable) {
+      readable = true;
+      LOG.info("Reading Kafka topic {} again", settings.topic());
+    }
+    delivered = Math.max(delivered, offset);
+    Map<Long, List<Promise<Void>>> done = waiting.headMap(delivered, true);
+    done.values().forEach(promises -> promises.forEach(Promise::tryComplete));
+    done.clear();
+  }
+
+  /** Completes once every record below {@code offset} has been delivered. */
+  private Future<Void> reached(long offset) {
+    if (offset <= delivered) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> promise = Promise.promise();
+    waiting.computeIfAbsent(offset, ignored -> new ArrayList<>(1)).add(promise);
+    return promise.future();
+  }
+
+  /**
+   * The offset after the last durable record. Callers that arrive while a request is out wait for the
+   * next one, which starts after their call, so it covers everything acknowledged before it.
+   */
+  private Future<Long> endOffset() {
+    Promise<Long> promise = Promise.promise();
+    wantEnd.add(promise);
+    if (!endRequested) {
+      requestEnd();
+    }
+    return promise.future();
+  }
+
+  private void requestEnd() {
+    List<Promise<Long>> answering = List.copyOf(wantEnd);
+    wantEnd.clear();
+    endRequested = true;
+    ListOffsetsOptions options = new ListOffsetsOptions().timeoutMs((int) settings.setupTimeoutMillis());
+    on(admin.listOffsets(Map.of(partition, OffsetSpec.latest()), options).partitionResult(partition))
+        .onComplete(done -> {
+          endRequested = false;
+          for (Promise<Long> promise : answering) {
+            if (done.succeeded()) {
+              promise.complete(done.result().offset());
+            } else {
+              promise.fail(done.cause());
+            }
+          }
+          if (!wantEnd.isEmpty()) {
+            requestEnd();
+          }
+        });
+  }
+
+  /** A Kafka future as a Vert.x one, completed on this log's context. */
+  private <T> Future<T> on(KafkaFuture<T> future) {
+    Promise<T> promise = Promise.promise();
+    future.whenComplete((result, failure) -> context.runOnContext(ignored -> {
+      if (failure == null) {
+        promise.complete(result);
+      } else {
+        promise.fail(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+      }
+    }));
+    return promise.future();
+  }
+}

@@ -1,0 +1,80 @@
+package ark.broker.log;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How a {@link KafkaEventLog} reaches its topic, from the {@code kafka} section of the configuration.
+ *
+ * @param replicationFactor for a topic the broker creates; -1 leaves it to the Kafka cluster's default
+ * @param minCompactionLagMillis for a topic the broker creates: how long records stay before compaction
+ *     may drop them, which is how long a watcher can resume and a lost race can be repaired
+ * @param requestTimeoutMillis how long one request to Kafka may take, and sending may block
+ * @param deliveryTimeoutMillis how long an append may take in all, retries included, before it fails
+ * @param catchUpTimeoutMillis how long a replica waits to catch up before it answers from what it has
+ */
+public record KafkaLogSettings(String bootstrapServers, String topic, int replicationFactor,
+                               long minCompactionLagMillis, long requestTimeoutMillis, long deliveryTimeoutMillis,
+                               long lingerMillis, long catchUpTimeoutMillis) {
+
+  /** @param topicKey the key in the {@code kafka} section that names this log's topic */
+  public static KafkaLogSettings from(JsonObject kafka, String topicKey) {
+    return new KafkaLogSettings(
+        kafka.getString("bootstrapServers"),
+        kafka.getString(topicKey),
+        kafka.getInteger("replicationFactor", -1),
+        kafka.getLong("minCompactionLagMillis", 86_400_000L),
+        kafka.getLong("requestTimeoutMillis", 2_000L),
+        kafka.getLong("deliveryTimeoutMillis", 5_000L),
+        kafka.getLong("lingerMillis", 0L),
+        kafka.getLong("catchUpTimeoutMillis", 2_000L));
+  }
+
+  /** Setting up the topic at start may wait for a cluster that is still starting. */
+  long setupTimeoutMillis() {
+    return Math.max(10_000L, 5 * requestTimeoutMillis);
+  }
+
+  Map<String, Object> admin() {
+    Map<String, Object> config = common();
+    config.put("default.api.timeout.ms", (int) setupTimeoutMillis());
+    return config;
+  }
+
+  /**
+   * Idempotent, acknowledged by every in-sync replica: a write that succeeds is in the log once and
+   * survives the loss of a Kafka broker (with min.insync.replicas above 1).
+   */
+  Map<String, Object> producer() {
+    Map<String, Object> config = common();
+    config.put("acks", "all");
+    config.put("enable.idempotence", true);
+    config.put("linger.ms", (int) lingerMillis);
+    config.put("max.block.ms", requestTimeoutMillis);
+    config.put("delivery.timeout.ms", (int) Math.max(deliveryTimeoutMillis, requestTimeoutMillis + lingerMillis));
+    return config;
+  }
+
+  /** Reads the whole partition itself: no group, nothing committed, never creates a topic. */
+  Map<String, Object> consumer() {
+    Map<String, Object> config = common();
+    config.put("enable.auto.commit", false);
+    config.put("auto.offset.reset", "earliest");
+    config.put("allow.auto.create.topics", false);
+    // Bounds how long the reader may wait on Kafka in one call (after a leader change it revalidates its
+    // position), so it goes on reading soon after Kafka is back.
+    config.put("default.api.timeout.ms", (int) requestTimeoutMillis);
+    config.put("max.poll.records", 2000);
+    return config;
+  }
+
+  private Map<String, Object> common() {
+    Map<String, Object> config = new HashMap<>();
+    config.put("bootstrap.servers", bootstrapServers);
+    config.put("request.timeout.ms", (int) requestTimeoutMillis);
+    config.put("client.id", "ark-broker-" + topic);
+    return config;
+  }
+}

@@ -1,0 +1,51 @@
+package ark.broker.worker;
+
+import io.vertx.core.json.JsonObject;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How replicas elect the worker, from the {@code kafka} section of the configuration.
+ *
+ * @param topic whose partition 0 the worker owns (the questions topic: it always exists)
+ * @param group the consumer group the replicas join
+ * @param sessionTimeoutMillis how long the group waits for a silent replica before it moves the role
+ */
+public record KafkaWorkerSettings(String bootstrapServers, String topic, String group, long sessionTimeoutMillis,
+                                  long requestTimeoutMillis) {
+
+  public static KafkaWorkerSettings from(JsonObject kafka) {
+    return new KafkaWorkerSettings(
+        kafka.getString("bootstrapServers"),
+        kafka.getString("questionsTopic"),
+        kafka.getString("workerGroup"),
+        kafka.getLong("workerSessionTimeoutMillis", 10_000L),
+        kafka.getLong("requestTimeoutMillis", 2_000L));
+  }
+
+  /** A replica that has not reached the group for this long stops working: the group may have moved the role. */
+  long contactLostAfterMillis() {
+    return sessionTimeoutMillis / 2;
+  }
+
+  /**
+   * A member that joins, and pauses the partition it gets: it only holds the role. Sticky assignment
+   * keeps the role where it is when replicas join.
+   */
+  Map<String, Object> consumer() {
+    Map<String, Object> config = new HashMap<>();
+    config.put("bootstrap.servers", bootstrapServers);
+    config.put("group.id", group);
+    config.put("client.id", "ark-broker-worker");
+    config.put("enable.auto.commit", false);
+    config.put("auto.offset.reset", "latest");
+    config.put("allow.auto.create.topics", false);
+    config.put("partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
+    config.put("session.timeout.ms", (int) sessionTimeoutMillis);
+    config.put("heartbeat.interval.ms", (int) Math.max(100, sessionTimeoutMillis / 5));
+    config.put("request.timeout.ms", (int) Math.min(requestTimeoutMillis, Math.max(1000, sessionTimeoutMillis / 3)));
+    return config;
+  }
+}

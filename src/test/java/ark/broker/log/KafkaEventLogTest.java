@@ -1,0 +1,168 @@
+package ark.broker.log;
+
+import ark.broker.Eventually;
+import ark.broker.TestKafka;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The event log contract on a real Kafka topic, and what the log demands of the topic. */
+class KafkaEventLogTest {
+  static final TestKafka KAFKA = TestKafka.shared();
+  static Vertx vertx;
+  static Admin admin;
+
+  @BeforeAll
+  static void start() {
+    vertx = Vertx.vertx();
+    admin = KAFKA.admin();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    admin.close();
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  private static String freshTopic() {
+    return "log-test-" + UUID.randomUUID();
+  }
+
+  private static KafkaLogSettings settings(String topic) {
+    JsonObject kafka = KAFKA.cluster().getJsonObject("kafka").put("topic", topic);
+    return KafkaLogSettings.from(kafka, "topic");
+  }
+
+  /** A log opened on its own context, remembering what its sink received, as "position:key-or-payload". */
+  private static final class OpenLog {
+    final KafkaEventLog log;
+    final Context context = vertx.getOrCreateContext();
+    final RecordingSink sink = new RecordingSink();
+    final List<String> seen = sink.seen;
+
+    OpenLog(String topic) {
+      this.log = new KafkaEventLog(vertx, settings(topic));
+    }
+
+    OpenLog open() throws Exception {
+      onContext(() -> log.open(sink));
+      return this;
+    }
+
+    long append(String key, String payload) throws Exception {
+      return onContext(() -> log.append(key, payload.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    <T> T onContext(Callable<Future<T>> action) throws Exception {
+      return OnContext.await(OnContext.run(context, action));
+    }
+
+    void close() throws Exception {
+      onContext(log::close);
+    }
+  }
+
+  @Test
+  void positionsAreOffsetsPlusOneAndALaterReaderReplaysEverythingBeforeItOpens() throws Exception {
+    String topic = freshTopic();
+    OpenLog writer = new OpenLog(topic).open();
+    List<Long> positions = new ArrayList<>();
+    for (int i = 1; i <= 50; i++) {
+      positions.add(writer.append("k" + (i % 7), "{\"n\":" + i + "}"));
+    }
+
+    OpenLog late = new OpenLog(topic).open();
+
+    assertThat(positions).containsExactlyElementsOf(IntStream.rangeClosed(1, 50).mapToObj(i -> (long) i).toList());
+    assertThat(late.seen).as("replayed before open completed").hasSize(50)
+        .startsWith("1:{\"n\":1}").endsWith("50:{\"n\":50}");
+    Eventually.until("the writer applies its own appends", () -> writer.seen.size(), size -> size == 50);
+    assertThat(writer.seen).isEqualTo(late.seen);
+    writer.close();
+    late.close();
+  }
+
+  @Test
+  void aReaderSeesAnotherReplicasAppendAfterCatchingUp() throws Exception {
+    String topic = freshTopic();
+    OpenLog a = new OpenLog(topic).open();
+    OpenLog b = new OpenLog(topic).open();
+    for (int round = 0; round < 20; round++) {
+      long position = a.append("k", "{\"round\":" + round + "}");
+
+      b.onContext(b.log::catchUp);
+
+      assertThat(b.seen).as("round %d", round).last().isEqualTo(position + ":{\"round\":" + round + "}");
+    }
+    a.close();
+    b.close();
+  }
+
+  @Test
+  void aRemovedKeyIsATombstoneThatReadersReceiveWithItsKey() throws Exception {
+    String topic = freshTopic();
+    OpenLog writer = new OpenLog(topic).open();
+    writer.append("session-1", "{\"open\":true}");
+    long removed = writer.onContext(() -> writer.log.remove("session-1", "{\"ignored\":true}".getBytes(StandardCharsets.UTF_8)));
+
+    OpenLog late = new OpenLog(topic).open();
+
+    assertThat(late.seen).containsExactly("1:{\"open\":true}", removed + ":end of session-1");
+    writer.close();
+    late.close();
+  }
+
+  @Test
+  void aMissingTopicIsCreatedCompactedWithOnePartition() throws Exception {
+    String topic = freshTopic();
+    OpenLog log = new OpenLog(topic).open();
+
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    var config = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+    assertThat(config.get("cleanup.policy").value()).isEqualTo("compact");
+    assertThat(config.get("min.compaction.lag.ms").value()).isEqualTo("86400000");
+    assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions())
+        .hasSize(1);
+    log.close();
+  }
+
+  @Test
+  void aTopicThatDeletesByAgeIsRefusedWithAClearError() throws Exception {
+    String topic = freshTopic();
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "delete"))))
+        .all().get(10, TimeUnit.SECONDS);
+
+    assertThatThrownBy(() -> new OpenLog(topic).open())
+        .hasMessageContaining("Kafka topic " + topic + " has cleanup.policy=delete")
+        .hasMessageContaining("needs cleanup.policy=compact");
+  }
+
+  @Test
+  void aTopicWithSeveralPartitionsIsRefusedWithAClearError() throws Exception {
+    String topic = freshTopic();
+    admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+        .all().get(10, TimeUnit.SECONDS);
+
+    assertThatThrownBy(() -> new OpenLog(topic).open())
+        .hasMessageContaining("Kafka topic " + topic + " has 3 partitions; the broker needs exactly one");
+  }
+}

@@ -1,0 +1,104 @@
+package ark.broker.mcp;
+
+import ark.broker.Eventually;
+import ark.broker.OnThreeReplicas;
+import ark.broker.SseStream;
+import ark.broker.TestBroker;
+import ark.broker.mcp.McpTestClient.Reply;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpRequest;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One MCP session served by three replicas in turn, as behind a round-robin load balancer. */
+class McpReplicasTest extends OnThreeReplicas {
+  /** The same session, its requests sent to {@code replica}. */
+  private static McpTestClient on(TestBroker replica, McpTestClient session) {
+    McpTestClient client = new McpTestClient(replica.mcp);
+    client.sessionId = session.sessionId;
+    return client;
+  }
+
+  private static JsonObject ask(String recipient) {
+    return new JsonObject().put("name", "ask_question")
+        .put("arguments", new JsonObject().put("recipient", recipient).put("content", "Roll back the release?"));
+  }
+
+  private static String someone() {
+    return "ark://users/mr-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @Test
+  void aTaskAskedOnOneReplicaIsAnsweredOnAnotherAndItsResultReadOnAThird() throws Exception {
+    McpTestClient onA = new McpTestClient(a.mcp).initialize();
+
+    Reply created = on(b, onA).call("tools/call", ask(someone()).put("task", new JsonObject()));
+    String taskId = created.result().getJsonObject("task").getString("taskId");
+    assertThat(c.patch("/questions/" + taskId, "{\"response\":\"no\",\"answeredBy\":\"ark://users/ops\"}").status())
+        .isEqualTo(200);
+    Reply result = onA.call("tasks/result", new JsonObject().put("taskId", taskId));
+
+    assertThat(result.result().getJsonObject("structuredContent").getString("response")).isEqualTo("no");
+    assertThat(result.result().getJsonObject("structuredContent").getString("answeredBy")).isEqualTo("ark://users/ops");
+    assertThat(on(c, onA).call("tasks/get", new JsonObject().put("taskId", taskId)).result().getString("status"))
+        .isEqualTo("completed");
+  }
+
+  @Test
+  void aPlainCallWaitingOnOneReplicaGetsTheAnswerGivenThroughAnother() throws Exception {
+    McpTestClient onA = new McpTestClient(a.mcp).initialize();
+    String recipient = someone();
+
+    try (SseStream waiting = onA.stream(onA.message("tools/call", ask(recipient)))) {
+      waiting.next();
+      String id = pendingOn(b, recipient);
+      b.patch("/questions/" + id, "{\"response\":\"yes\"}");
+
+      assertThat(McpTestClient.nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
+          .isEqualTo("yes");
+    }
+  }
+
+  @Test
+  void aCutStreamResumesOnAnotherReplica() throws Exception {
+    McpTestClient onA = new McpTestClient(a.mcp).initialize();
+    String recipient = someone();
+    JsonObject call = onA.message("tools/call", ask(recipient));
+    String lastEventId;
+    try (SseStream cut = onA.stream(call)) {
+      lastEventId = cut.next().id();
+    }
+    c.patch("/questions/" + pendingOn(c, recipient), "{\"response\":\"go\"}");
+
+    try (SseStream resumed = on(b, onA).get(lastEventId)) {
+      JsonObject response = McpTestClient.nextResponse(resumed);
+
+      assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
+      assertThat(response.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("go");
+    }
+  }
+
+  @Test
+  void aSessionEndedOnOneReplicaIsGoneOnTheOthers() throws Exception {
+    McpTestClient onA = new McpTestClient(a.mcp).initialize();
+    assertThat(on(c, onA).call("ping", null).status()).isEqualTo(200);
+
+    Reply deleted = onA.send(onA.withSession(HttpRequest.newBuilder(a.mcp).DELETE()).build());
+
+    assertThat(deleted.status()).isEqualTo(200);
+    for (TestBroker other : new TestBroker[] {b, c}) {
+      Eventually.until("the other replica refuses the ended session", () -> on(other, onA).call("ping", null).status(),
+          status -> status == 404);
+    }
+  }
+
+  /** The id of the question asked for {@code recipient}, as {@code replica} lists it once it has it. */
+  private static String pendingOn(TestBroker replica, String recipient) throws Exception {
+    return Eventually.until("the question reaches the replica",
+        () -> replica.get("/questions?recipient=" + recipient).json().getJsonArray("items"),
+        items -> !items.isEmpty()).getJsonObject(0).getString("id");
+  }
+}
