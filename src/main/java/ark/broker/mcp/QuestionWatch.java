@@ -64,7 +64,7 @@ final class QuestionWatch {
       }
     };
     listen(id, listener);
-    long ticker = vertx.setPeriodic(progressIntervalMillis, tick -> {
+    long ticker = ctx.periodically(progressIntervalMillis, () -> {
       if (latest[0] != null) {
         ctx.progress(++progress[0], null, waitingFor(latest[0]));
       }

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -24,6 +25,11 @@ import java.util.TreeSet;
 public final class QuestionView {
   private final Map<String, Question> byId = new HashMap<>();
   private final NavigableMap<ListOrder, Question> inListOrder = new TreeMap<>();
+  // Indexes for the lists people and agents ask for most (pending ones, one sender's, one recipient's),
+  // so such a list costs what it returns rather than a walk over every question ever asked.
+  private final NavigableSet<ListOrder> pending = new TreeSet<>();
+  private final Map<String, NavigableSet<ListOrder>> bySender = new HashMap<>();
+  private final Map<String, NavigableSet<ListOrder>> byRecipient = new HashMap<>();
   private final TreeSet<Deadline> deadlines = new TreeSet<>();
   private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
   private final Set<String> misstated = new LinkedHashSet<>();
@@ -125,23 +131,44 @@ public final class QuestionView {
 
   /** Questions in the order they were created (oldest first), {@code limit} at a time. */
   public QuestionPage list(QuestionFilter filter, int limit, String continueToken) {
-    NavigableMap<ListOrder, Question> rest =
-        continueToken == null ? inListOrder : inListOrder.tailMap(ListOrder.decode(continueToken), false);
+    NavigableSet<ListOrder> candidates = candidates(filter);
+    NavigableSet<ListOrder> rest =
+        continueToken == null ? candidates : candidates.tailSet(ListOrder.decode(continueToken), false);
     List<Question> items = new ArrayList<>(Math.min(limit, 256));
     ListOrder last = null;
     String next = null;
-    for (Map.Entry<ListOrder, Question> entry : rest.entrySet()) {
-      if (!filter.matches(entry.getValue())) {
+    for (ListOrder order : rest) {
+      Question question = inListOrder.get(order);
+      if (!filter.matches(question)) {
         continue;
       }
       if (items.size() == limit) {
         next = last.encode();
         break;
       }
-      items.add(entry.getValue());
-      last = entry.getKey();
+      items.add(question);
+      last = order;
     }
     return new QuestionPage(Long.toString(position), items, next);
+  }
+
+  /** The smallest index that holds every question the filter can match. */
+  private NavigableSet<ListOrder> candidates(QuestionFilter filter) {
+    NavigableSet<ListOrder> smallest = inListOrder.navigableKeySet();
+    if (filter.status() == QuestionStatus.PENDING) {
+      smallest = pending;
+    }
+    if (filter.sender() != null) {
+      smallest = smaller(smallest, bySender.getOrDefault(filter.sender(), Collections.emptyNavigableSet()));
+    }
+    if (filter.recipient() != null) {
+      smallest = smaller(smallest, byRecipient.getOrDefault(filter.recipient(), Collections.emptyNavigableSet()));
+    }
+    return smallest;
+  }
+
+  private static NavigableSet<ListOrder> smaller(NavigableSet<ListOrder> one, NavigableSet<ListOrder> other) {
+    return other.size() < one.size() ? other : one;
   }
 
   /** Pending questions whose expiry has come, soonest first. */
@@ -157,14 +184,26 @@ public final class QuestionView {
   }
 
   private void replace(Question before, Question after) {
+    ListOrder order = new ListOrder(after.createdAt(), after.id());
     if (before != null) {
       countByStatus.merge(before.status(), -1L, Long::sum);
       if (before.isPending() && before.expiresAt() != null) {
         deadlines.remove(new Deadline(before.expiresAt(), before.id()));
       }
+    } else {
+      // Who asks and who is asked never change, so a question joins these indexes once.
+      if (after.sender() != null) {
+        bySender.computeIfAbsent(after.sender(), key -> new TreeSet<>()).add(order);
+      }
+      byRecipient.computeIfAbsent(after.recipient(), key -> new TreeSet<>()).add(order);
+    }
+    if (after.isPending()) {
+      pending.add(order);
+    } else {
+      pending.remove(order);
     }
     byId.put(after.id(), after);
-    inListOrder.put(new ListOrder(after.createdAt(), after.id()), after);
+    inListOrder.put(order, after);
     countByStatus.merge(after.status(), 1L, Long::sum);
     if (after.isPending() && after.expiresAt() != null) {
       deadlines.add(new Deadline(after.expiresAt(), after.id()));

@@ -197,7 +197,7 @@ public final class CoreBenchmark {
     long begin = System.nanoTime();
     try (BrokerProcess broker = BrokerProcess.start(dataDir, BrokerProcess.freePort(), Map.of("LOG_LEVEL", "INFO"))) {
       double seconds = (System.nanoTime() - begin) / 1e9;
-      String replayed = broker.output().lines().filter(l -> l.contains("replayed")).findFirst().orElse("");
+      String replayed = broker.output().lines().filter(l -> l.contains("questions replayed")).findFirst().orElse("");
       System.out.printf("restart over %d events (%s): ready after %.2f s (process start to /readyz 200)%n  %s%n",
           EVENTS_FOR_RESTART, snapshots ? "with snapshot" : "no snapshot", seconds, replayed);
     }

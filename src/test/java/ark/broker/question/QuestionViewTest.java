@@ -168,6 +168,28 @@ class QuestionViewTest {
   }
 
   @Test
+  void indexedListsPageOverJustTheirQuestionsAndFollowStatusChanges() {
+    for (int i = 1; i <= 6; i++) {
+      create("q-" + i, i);
+    }
+    Question second = view.get("q-2");
+    Question fourth = view.get("q-4");
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, second, second.answer("a", null, T0), "w"), 7);
+    view.apply(QuestionEvent.changed(EventType.CANCELLED, fourth, fourth.cancel(T0), "w"), 8);
+    QuestionFilter pendingForJohn = new QuestionFilter(QuestionStatus.PENDING, "ark://agents/a", "ark://users/john");
+
+    QuestionPage first = view.list(pendingForJohn, 2, null);
+    QuestionPage rest = view.list(pendingForJohn, 2, first.continueToken());
+
+    assertThat(first.items()).extracting(Question::id).containsExactly("q-1", "q-3");
+    assertThat(rest.items()).extracting(Question::id).containsExactly("q-5", "q-6");
+    assertThat(rest.continueToken()).isNull();
+    assertThat(view.list(new QuestionFilter(QuestionStatus.ANSWERED, null, null), 10, null).items())
+        .extracting(Question::id).containsExactly("q-2");
+    assertThat(view.list(new QuestionFilter(null, "ark://agents/nobody", null), 10, null).items()).isEmpty();
+  }
+
+  @Test
   void aForgedContinueTokenIsRefused() {
     assertThatThrownBy(() -> view.list(QuestionFilter.ALL, 2, "not-a-token"))
         .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("continue");

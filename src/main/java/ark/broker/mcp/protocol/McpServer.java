@@ -218,7 +218,7 @@ public final class McpServer {
   void openStandalone(McpSession session, HttpServerResponse response) {
     SseChannel channel = new SseChannel(response, StreamToken.STANDALONE);
     channel.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), settings.sseRetryMillis());
-    long heartbeat = vertx.setPeriodic(settings.heartbeatMillis(), id -> channel.heartbeat());
+    long heartbeat = everySoOften(settings.heartbeatMillis(), channel::heartbeat);
     standalone.put(session.id(), new StandaloneStream(channel, heartbeat, session));
     response.closeHandler(closed -> closeStandalone(session.id()));
   }
@@ -272,6 +272,16 @@ public final class McpServer {
       vertx.cancelTimer(stream.heartbeat);
       stream.channel.end();
     }
+  }
+
+  /**
+   * A periodic timer whose first run falls anywhere in the first period. Thousands of streams opened
+   * together would otherwise tick together, and a burst of thousands of writes delays every answer
+   * that arrives meanwhile.
+   */
+  long everySoOften(long periodMillis, Runnable action) {
+    long first = 1 + java.util.concurrent.ThreadLocalRandom.current().nextLong(periodMillis);
+    return vertx.setPeriodic(first, periodMillis, id -> action.run());
   }
 
   String nextStreamToken() {

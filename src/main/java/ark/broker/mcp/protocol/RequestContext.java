@@ -87,7 +87,7 @@ public final class RequestContext {
     String token = resumeToken != null ? resumeToken.encode() : server.nextStreamToken();
     stream = new SseChannel(response, token);
     stream.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), server.settings().sseRetryMillis());
-    heartbeatTimer = server.vertx().setPeriodic(server.settings().heartbeatMillis(), id -> stream.heartbeat());
+    heartbeatTimer = server.everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);
   }
 
   public void notify(String notificationMethod, JsonNode notificationParams) {
@@ -143,6 +143,11 @@ public final class RequestContext {
   }
 
   /** Runs when the client cancels the request or its connection goes away before the result. */
+  /** Runs {@code action} periodically while the request runs (first time at a random point of the first period). */
+  public long periodically(long periodMillis, Runnable action) {
+    return server.everySoOften(periodMillis, action);
+  }
+
   public void onCancel(Runnable handler) {
     if (cancelled) {
       handler.run();
