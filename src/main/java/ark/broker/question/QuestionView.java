@@ -125,8 +125,12 @@ public final class QuestionView {
     return countByStatus.get(status);
   }
 
+  /**
+   * Every question, oldest first. A snapshot written in this order replays as appends to the end of
+   * every ordered index, which is several times faster than inserting in random order.
+   */
   public Collection<Question> all() {
-    return byId.values();
+    return inListOrder.values();
   }
 
   /** Questions in the order they were created (oldest first), {@code limit} at a time. */
@@ -218,12 +222,40 @@ public final class QuestionView {
     }
   }
 
-  /** Creation time, then id: stable on every replica, so a continue token means the same everywhere. */
-  private record ListOrder(Instant createdAt, String id) implements Comparable<ListOrder> {
+  /**
+   * Creation time, then id: stable on every replica, so a continue token means the same everywhere.
+   * The time and the id's first characters are kept as numbers: these keys are compared millions of
+   * times while a log replays, and following pointers to an Instant and a String each time made that
+   * comparison the largest cost of start-up.
+   */
+  private record ListOrder(long epochSecond, int nano, long idPrefix, Instant createdAt, String id)
+      implements Comparable<ListOrder> {
+
+    ListOrder(Instant createdAt, String id) {
+      this(createdAt.getEpochSecond(), createdAt.getNano(), prefix(id), createdAt, id);
+    }
+
     @Override
     public int compareTo(ListOrder other) {
-      int byTime = createdAt.compareTo(other.createdAt);
-      return byTime != 0 ? byTime : id.compareTo(other.id);
+      if (epochSecond != other.epochSecond) {
+        return Long.compare(epochSecond, other.epochSecond);
+      }
+      if (nano != other.nano) {
+        return Integer.compare(nano, other.nano);
+      }
+      if (idPrefix != other.idPrefix) {
+        return Long.compareUnsigned(idPrefix, other.idPrefix);
+      }
+      return id.compareTo(other.id);
+    }
+
+    /** The id's first four characters, ordered as the id itself orders (ids are ASCII). */
+    private static long prefix(String id) {
+      long packed = 0;
+      for (int i = 0; i < 4; i++) {
+        packed = (packed << 16) | (i < id.length() ? id.charAt(i) : 0);
+      }
+      return packed;
     }
 
     String encode() {
