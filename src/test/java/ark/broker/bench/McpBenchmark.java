@@ -28,13 +28,16 @@ import java.util.function.IntFunction;
  * pending ask_question: half plain calls holding their SSE stream open, half tasks that poll tasks/get
  * and wait in tasks/result. Then every question is answered over REST, and each answer's time to
  * reach its agent is measured. Also: how long a task-creating tools/call takes.
- * Run with {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.McpBenchmark}.
+ * Run with {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.McpBenchmark}; {@code -Dcreators=N}
+ * (default 16) agents create their tasks at once, {@code -Danswerers=N} (default 16) people answer at once.
  */
 public final class McpBenchmark {
   private static final int AGENTS = Integer.getInteger("agents", 10_000);
   private static final int CONCURRENCY = 64;
   /** People answering at once, each answering the next question as soon as the last is recorded. */
-  private static final int ANSWERERS = 16;
+  private static final int ANSWERERS = Integer.getInteger("answerers", 16);
+  /** Agents creating their tasks at once. */
+  private static final int CREATORS = Integer.getInteger("creators", 16);
 
   private final HttpClient mcp;
   private final HttpClient rest;
@@ -50,7 +53,9 @@ public final class McpBenchmark {
 
   private McpBenchmark(Vertx vertx, int mcpPort, int restPort) {
     this.vertx = vertx;
-    PoolOptions pool = new PoolOptions().setHttp1MaxSize(AGENTS * 2 + 100);
+    // The pool cleaner walks every pooled connection each second; over 10,000 open streams that walk
+    // stalls this load generator (not the broker) and would show up as broker latency.
+    PoolOptions pool = new PoolOptions().setHttp1MaxSize(AGENTS * 2 + 100).setCleanerPeriod(0);
     this.mcp = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(mcpPort)
         .setIdleTimeout(0), pool);
     this.rest = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(restPort), pool);
@@ -77,13 +82,16 @@ public final class McpBenchmark {
     warmUp();
     int tasks = AGENTS / 2;
     started = System.nanoTime();
-    inParallel(tasks, this::askAsTask, 16);
+    inParallel(tasks, this::askAsTask, CREATORS);
     double creationSeconds = (System.nanoTime() - started) / 1e9;
     inParallel(tasks, agent -> stream(agent, rpc(3, "tasks/result", new JsonObject().put("taskId", taskIds[agent]))));
-    System.out.printf("%d task-augmented ask_question calls, 16 at a time, in %.1f s: %s (p95 %.2f ms)%n", tasks,
-        creationSeconds, taskCreation.summary(), taskCreation.millis(95));
+    System.out.printf("%d task-augmented ask_question calls, %d at a time, in %.1f s: %s (p95 %.2f ms)%n", tasks,
+        CREATORS, creationSeconds, taskCreation.summary(), taskCreation.millis(95));
     inParallel(AGENTS - tasks, i -> askPlainly(tasks + i));
-    long polling = vertx.setPeriodic(5000 / 50, tick -> pollSome(tasks));
+    List<Long> polling = new ArrayList<>();
+    for (int agent = 0; agent < tasks; agent++) {
+      polling.add(poll(agent));
+    }
     Map<String, String> questionByRecipient = pendingQuestions();
     System.out.printf("%d questions pending, %d agents waiting (%d plain streams, %d tasks/result streams)%n",
         questionByRecipient.size(), AGENTS, AGENTS - tasks, tasks);
@@ -96,7 +104,7 @@ public final class McpBenchmark {
     while (results.get() < AGENTS && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(20);
     }
-    vertx.cancelTimer(polling);
+    polling.forEach(vertx::cancelTimer);
     System.out.printf("answered %d over REST, %d at a time, in %.1f s; %d of %d agents got their answer (%d wrong, %d tasks/get polls)%n",
         recipients.size(), ANSWERERS, (System.nanoTime() - started) / 1e9, results.get(), AGENTS, wrongResults.get(), polls.get());
     System.out.printf("answer-to-result: %s%n", answerToResult.summary());
@@ -164,13 +172,14 @@ public final class McpBenchmark {
     });
   }
 
-  private void pollSome(int tasks) {
-    for (int i = 0; i < tasks / 50; i++) {
-      int agent = (int) (Math.random() * tasks);
+  /** Each task agent polls tasks/get every pollInterval (5 s), starting at its own moment, as clients do. */
+  private long poll(int agent) {
+    long first = 1 + (long) (Math.random() * 5000);
+    return vertx.setPeriodic(first, 5000, tick -> {
       polls.incrementAndGet();
       post(sessions[agent], rpc(4, "tasks/get", new JsonObject().put("taskId", taskIds[agent])))
           .compose(HttpClientResponse::body);
-    }
+    });
   }
 
   private Map<String, String> pendingQuestions() throws Exception {
