@@ -8,7 +8,7 @@ COPY pom.xml .
 COPY conf conf
 COPY src/main src/main
 # Tests run in CI, not in the image build; the Maven cache survives between builds.
-RUN --mount=type=cache,target=/root/.m2 mvn -B -q -Dmaven.test.skip=true package
+RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests -Dmaven.test.skip=true package
 
 FROM eclipse-temurin:17-jre
 RUN groupadd --system --gid 10001 ark \
