@@ -71,6 +71,11 @@ public final class Main {
         });
   }
 
+  /** How long an unused MCP session lives; zero: until its client ends it. */
+  static java.time.Duration sessionIdle(JsonObject config) {
+    return java.time.Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds", 0L));
+  }
+
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
     return start(vertx, config, features -> { });
   }
@@ -117,7 +122,7 @@ public final class Main {
         ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "sessionsTopic"))
         : new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
     Future<String> sessionsDeployed = vertx.deployVerticle(
-        new SessionStoreVerticle(sessionLog, StoreSettings.from(store)));
+        new SessionStoreVerticle(sessionLog, StoreSettings.from(store), sessionIdle(config), Clock.systemUTC()));
     JsonObject mcp = config.getJsonObject("mcp");
     McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);

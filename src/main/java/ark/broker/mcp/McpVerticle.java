@@ -3,6 +3,7 @@ package ark.broker.mcp;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.bus.SessionIdle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
@@ -19,6 +20,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -100,6 +102,11 @@ public final class McpVerticle extends VerticleBase {
       }
     });
 
+    long savePeriod = settings().sessionSaveMillis();
+    if (savePeriod > 0) {
+      vertx.setPeriodic(savePeriod, tick -> mcp.keepOpenSessionsAlive());
+    }
+
     Router router = Router.router(vertx);
     new StreamableHttpEndpoint(mcp).mount(router);
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
@@ -122,7 +129,8 @@ public final class McpVerticle extends VerticleBase {
         hosts,
         config.getLong("sseRetryMillis", 1000L),
         config.getLong("heartbeatSeconds", 15L) * 1000,
-        config.getLong("clientRequestTimeoutSeconds", 300L) * 1000);
+        config.getLong("clientRequestTimeoutSeconds", 300L) * 1000,
+        SessionIdle.period(Duration.ofSeconds(config.getLong("sessionIdleSeconds", 0L))).toMillis());
   }
 
   private static String version() {

@@ -9,6 +9,8 @@ import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
 import ark.broker.question.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import ark.broker.bus.SessionIdle;
+import ark.broker.bus.WorkerRole;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -19,6 +21,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,13 +32,20 @@ import java.util.Map;
 /**
  * Keeps MCP sessions durable and shared: each save is a record of its own log (the session log), so a
  * session survives a restart and, with a shared log, is valid on every replica at once. The store
- * does not read the documents; the MCP surface owns their meaning. Last write wins.
+ * does not read the documents; the MCP surface owns their meaning. Last write wins. Sessions not saved
+ * for the idle timeout are ended by the worker, so abandoned ones do not pile up forever (the MCP
+ * surface saves a session now and then while it is used; an ended one answers 404 and the client
+ * starts a new one; its tasks are questions, which stay).
  */
 public final class SessionStoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SessionStoreVerticle.class);
 
   private final EventLog log;
   private final StoreSettings settings;
+  private final Duration idleTimeout;
+  private final Clock clock;
+  private final Instant started;
+  private boolean worker;
   private final Map<String, Stored> sessions = new HashMap<>();
   private final AppliedPositions applied = new AppliedPositions();
   private long position;
@@ -41,13 +53,17 @@ public final class SessionStoreVerticle extends VerticleBase {
   private boolean live;
   private Future<Void> compaction = Future.succeededFuture();
 
-  /** A session document and the position that wrote it. */
-  private record Stored(String document, long position) {
+  /** A session document, the position that wrote it, and when it was saved (if known). */
+  private record Stored(String document, long position, Instant at) {
   }
 
-  public SessionStoreVerticle(EventLog log, StoreSettings settings) {
+  /** @param idleTimeout sessions not saved for this long end; zero keeps them until the client ends them */
+  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, Clock clock) {
     this.log = log;
     this.settings = settings;
+    this.idleTimeout = idleTimeout;
+    this.clock = clock;
+    this.started = clock.instant();
   }
 
   @Override
@@ -64,7 +80,7 @@ public final class SessionStoreVerticle extends VerticleBase {
 
       @Override
       public SessionEvent decodeTombstone(long position, String key) {
-        return new SessionEvent(key, null, false);
+        return new SessionEvent(key, null, false, null);
       }
 
       @Override
@@ -78,6 +94,10 @@ public final class SessionStoreVerticle extends VerticleBase {
       bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
       bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
       bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
+      if (!idleTimeout.isZero()) {
+        WorkerRole.follow(bus, active -> worker = active);
+        vertx.setPeriodic(SessionIdle.period(idleTimeout).toMillis(), tick -> endIdleSessions());
+      }
       LOG.info("Session store ready: {} MCP sessions", sessions.size());
       return replayed;
     });
@@ -90,12 +110,12 @@ public final class SessionStoreVerticle extends VerticleBase {
 
   private Future<Boolean> save(SessionRecord session) {
     return requireId(session.id()).compose(id ->
-        appliedOnceDurable(log.append(id, encode(new SessionEvent(id, session.document(), false)))));
+        appliedOnceDurable(log.append(id, encode(new SessionEvent(id, session.document(), false, clock.instant())))));
   }
 
   private Future<Boolean> delete(String sessionId) {
     return requireId(sessionId).compose(id ->
-        appliedOnceDurable(log.remove(id, encode(new SessionEvent(id, null, false)))));
+        appliedOnceDurable(log.remove(id, encode(new SessionEvent(id, null, false, null)))));
   }
 
   /** Replies only once this replica applied the write, so its next read sees it. */
@@ -118,6 +138,26 @@ public final class SessionStoreVerticle extends VerticleBase {
     });
   }
 
+  /** On the worker: ends the sessions nobody has used for the idle timeout. */
+  private void endIdleSessions() {
+    if (!worker) {
+      return;
+    }
+    Instant cutoff = clock.instant().minus(idleTimeout);
+    List<String> idle = new ArrayList<>();
+    sessions.forEach((id, stored) -> {
+      // A record from before sessions had times counts from this process's start.
+      if ((stored.at() == null ? started : stored.at()).isBefore(cutoff)) {
+        idle.add(id);
+      }
+    });
+    if (idle.isEmpty()) {
+      return;
+    }
+    Future.all(idle.stream().map(this::delete).toList()).onComplete(done -> LOG.info(
+        "Ended {} MCP sessions unused for more than {}", idle.size(), idleTimeout));
+  }
+
   private static Future<String> requireId(String id) {
     if (id == null || id.isBlank()) {
       return Future.failedFuture(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, Failures.BAD_REQUEST, "session id is required"));
@@ -130,7 +170,7 @@ public final class SessionStoreVerticle extends VerticleBase {
     if (event.document() == null) {
       sessions.remove(event.id());
     } else {
-      sessions.put(event.id(), new Stored(event.document(), eventPosition));
+      sessions.put(event.id(), new Stored(event.document(), eventPosition, event.at()));
     }
     if (live) {
       vertx.eventBus().publish(Addresses.SESSIONS_CHANGED, new SessionRecord(event.id(), event.document()));
@@ -146,7 +186,7 @@ public final class SessionStoreVerticle extends VerticleBase {
     long upTo = position;
     List<Map.Entry<String, Stored>> state = new ArrayList<>(sessions.entrySet());
     compaction = log.compact(upTo, state, entry -> new LogRecord(entry.getValue().position(), entry.getKey(),
-            encode(new SessionEvent(entry.getKey(), entry.getValue().document(), true))))
+            encode(new SessionEvent(entry.getKey(), entry.getValue().document(), true, entry.getValue().at()))))
         .onComplete(done -> compactedUpTo = done.succeeded() ? upTo : position);
   }
 

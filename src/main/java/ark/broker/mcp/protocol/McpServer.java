@@ -37,6 +37,8 @@ public final class McpServer {
   private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
   private final Map<String, StandaloneStream> standalone = new HashMap<>();
   private final RequestObserver observer;
+  /** Sessions being saved as in use right now, so concurrent requests do not save them again. */
+  private final java.util.Set<String> marking = new java.util.HashSet<>();
   private long counter;
 
   /** The request methods this server answers (anything else gets -32601). */
@@ -82,8 +84,9 @@ public final class McpServer {
     ObjectNode clientInfo = McpJson.objectOrEmpty(params, "clientInfo");
     ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
     String version = ProtocolVersions.negotiate(requested);
+    Instant now = Instant.now();
     McpSession session = new McpSession(newSessionId(), version, clientInfo, capabilities, null, java.util.Set.of(),
-        Instant.now());
+        now, now);
     ObjectNode result = McpJson.object().put("protocolVersion", version);
     result.set("capabilities", features.capabilities());
     result.set("serverInfo", features.serverInfo);
@@ -95,6 +98,35 @@ public final class McpServer {
           clientInfo.path("name").asText("an unnamed client"), clientInfo.path("version").asText(""), version);
       return new Initialized(session, result);
     });
+  }
+
+  /**
+   * A request of the session arrived: if the session was last saved longer ago than the save period,
+   * save it again so the store does not end it as idle. The request does not wait for it.
+   */
+  void used(McpSession session) {
+    long period = settings.sessionSaveMillis();
+    if (period > 0 && session.savedAt().plusMillis(period).isBefore(Instant.now()) && marking.add(session.id())) {
+      saveSession(session.savedAt(Instant.now()))
+          .onComplete(done -> marking.remove(session.id()))
+          .onFailure(failure -> LOG.debug("MCP session {} could not be marked as in use: {}", abbreviate(session.id()),
+              failure.getMessage()));
+    }
+  }
+
+  /**
+   * Sessions with a request in flight (a call waiting days for a person) or an open stream are in use
+   * even when their client sends nothing new: mark them so, every save period.
+   */
+  public void keepOpenSessionsAlive() {
+    java.util.Set<String> open = new java.util.HashSet<>(standalone.keySet());
+    inFlight.values().forEach(ctx -> open.add(ctx.session().id()));
+    // The copies held by requests may be out of date: mark the session as it is now.
+    open.forEach(id -> sessions.find(id).onSuccess(current -> {
+      if (current != null) {
+        used(current);
+      }
+    }));
   }
 
   Future<Void> endSession(McpSession session) {

@@ -14,16 +14,18 @@ import java.util.TreeSet;
  *
  * @param logLevel the lowest level of {@code notifications/message} the client wants, or null for all
  * @param subscriptions resource URIs the client subscribed to
+ * @param savedAt when the session was last saved: a session in use is saved now and then, so the store
+ *     can tell it from an abandoned one
  */
 public record McpSession(String id, String protocolVersion, ObjectNode clientInfo, ObjectNode clientCapabilities,
-                         String logLevel, Set<String> subscriptions, Instant createdAt) {
+                         String logLevel, Set<String> subscriptions, Instant createdAt, Instant savedAt) {
 
   public McpSession {
     subscriptions = Set.copyOf(subscriptions);
   }
 
   public McpSession withLogLevel(String level) {
-    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, level, subscriptions, createdAt);
+    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, level, subscriptions, createdAt, savedAt);
   }
 
   public McpSession withSubscription(String uri, boolean subscribed) {
@@ -33,7 +35,11 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
     } else {
       changed.remove(uri);
     }
-    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, changed, createdAt);
+    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, changed, createdAt, savedAt);
+  }
+
+  public McpSession savedAt(Instant now) {
+    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, subscriptions, createdAt, now);
   }
 
   /** Whether the client declared a capability, such as {@code elicitation} or {@code sampling}. */
@@ -45,7 +51,8 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
     ObjectNode json = McpJson.object()
         .put("id", id)
         .put("protocolVersion", protocolVersion)
-        .put("createdAt", createdAt.toString());
+        .put("createdAt", createdAt.toString())
+        .put("savedAt", savedAt.toString());
     json.set("clientInfo", clientInfo);
     json.set("clientCapabilities", clientCapabilities);
     if (logLevel != null) {
@@ -64,7 +71,8 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
       return new McpSession(json.get("id").asText(), json.get("protocolVersion").asText(),
           (ObjectNode) json.get("clientInfo"), (ObjectNode) json.get("clientCapabilities"),
           json.hasNonNull("logLevel") ? json.get("logLevel").asText() : null, subscriptions,
-          Instant.parse(json.get("createdAt").asText()));
+          Instant.parse(json.get("createdAt").asText()),
+          Instant.parse(json.path("savedAt").asText(json.get("createdAt").asText())));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("stored MCP session is not readable", e);
     }

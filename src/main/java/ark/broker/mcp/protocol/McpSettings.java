@@ -11,7 +11,10 @@ import java.util.List;
  * @param sseRetryMillis how long clients wait before reconnecting a cut stream
  * @param heartbeatMillis idle streams get a comment this often, so proxies keep them open
  * @param clientRequestTimeoutMillis how long a request to the client (elicitation, sampling) may take
+ * @param sessionSaveMillis a session in use is saved again when its last save is older than this, so
+ *     the store does not end it as idle; zero when sessions never idle out
  */
 public record McpSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
-                          long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis) {
+                          long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis,
+                          long sessionSaveMillis) {
 }

@@ -183,6 +183,7 @@ public final class StreamableHttpEndpoint {
       } else if (found.result() == null) {
         refuse(response, 404, JsonRpcError.SESSION_NOT_FOUND, "Session not found: initialize a new session");
       } else {
+        server.used(found.result());
         action.run(found.result());
       }
     });

@@ -1,0 +1,84 @@
+package ark.broker.mcp;
+
+import ark.broker.Eventually;
+import ark.broker.SseStream;
+import ark.broker.TestBroker;
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Failures;
+import ark.broker.bus.Messages.GetSession;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Abandoned MCP sessions end after the idle timeout; sessions in use, or waiting for a person, do not. */
+class SessionIdleTest {
+  @TempDir
+  static Path dataDir;
+  static TestBroker broker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("sessionIdleSeconds", 1)));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    broker.close();
+  }
+
+  /** Whether the store still has the session, asked without using it. */
+  private static boolean stored(String sessionId) {
+    return broker.vertx.eventBus().request(Addresses.SESSIONS_GET, new GetSession(sessionId))
+        .map(found -> true)
+        .recover(failure -> Failures.codeOf(failure) == Failures.NOT_FOUND
+            ? io.vertx.core.Future.succeededFuture(false) : io.vertx.core.Future.failedFuture(failure))
+        .toCompletionStage().toCompletableFuture().join();
+  }
+
+  @Test
+  void anAbandonedSessionEndsAndThenAnswers404() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+
+    Eventually.until("the idle session ends", () -> stored(client.sessionId), stored -> !stored);
+
+    assertThat(client.call("ping", null).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aSessionInUseOutlivesTheIdleTimeout() throws Exception {
+    McpTestClient busy = new McpTestClient(broker.mcp).initialize();
+    McpTestClient abandoned = new McpTestClient(broker.mcp).initialize();
+
+    Eventually.until("the abandoned session ends", () -> {
+      assertThat(busy.call("ping", null).status()).isEqualTo(200);
+      return stored(abandoned.sessionId);
+    }, stored -> !stored);
+
+    assertThat(busy.call("ping", null).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aSessionWaitingForAPersonDoesNotEnd() throws Exception {
+    McpTestClient waiting = new McpTestClient(broker.mcp).initialize();
+    McpTestClient abandoned = new McpTestClient(broker.mcp).initialize();
+    JsonObject call = waiting.message("tools/call", new JsonObject().put("name", "ask_question")
+        .put("arguments", new JsonObject().put("recipient", "ark://users/slow").put("content", "Take your time")));
+    try (SseStream stream = waiting.stream(call)) {
+      stream.next();
+      Eventually.until("the abandoned session ends", () -> stored(abandoned.sessionId), stored -> !stored);
+
+      assertThat(stored(waiting.sessionId)).isTrue();
+      JsonArray pending = broker.get("/questions?recipient=ark://users/slow").json().getJsonArray("items");
+      broker.patch("/questions/" + pending.getJsonObject(0).getString("id"), "{\"response\":\"done\"}");
+      assertThat(McpTestClient.nextResponse(stream).getJsonObject("result").getJsonObject("structuredContent")
+          .getString("response")).isEqualTo("done");
+    }
+  }
+}
