@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -72,8 +73,20 @@ public final class Main {
   }
 
   /** How long an unused MCP session lives; zero: until its client ends it. */
-  static java.time.Duration sessionIdle(JsonObject config) {
-    return java.time.Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds", 0L));
+  private static Duration sessionIdle(JsonObject config) {
+    return Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds", 0L));
+  }
+
+  /**
+   * The log named {@code name} ("questions" or "sessions"): its Kafka topic when Kafka is configured
+   * (shared by every replica), else its directory under {@code store.dataDir}.
+   */
+  private static EventLog eventLog(Vertx vertx, JsonObject config, String name) {
+    JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
+    JsonObject store = config.getJsonObject("store");
+    return kafka.getString("bootstrapServers", "").isBlank()
+        ? new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(name), store.getBoolean("fsync", true))
+        : new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, name + "Topic"));
   }
 
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
@@ -90,14 +103,12 @@ public final class Main {
     new ProcessorMetrics().bindTo(meters);
 
     JsonObject store = config.getJsonObject("store");
+    StoreSettings storeSettings = StoreSettings.from(store);
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
     boolean replicated = !kafka.getString("bootstrapServers", "").isBlank();
-    EventLog log = replicated
-        ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "questionsTopic"))
-        : new FileEventLog(vertx, dataDir.resolve("questions"), store.getBoolean("fsync", true));
     Future<String> storeDeployed = vertx.deployVerticle(
-        new StoreVerticle(log, Clock.systemUTC(), meters, StoreSettings.from(store)));
+        new StoreVerticle(eventLog(vertx, config, "questions"), Clock.systemUTC(), meters, storeSettings));
 
     JsonObject http = config.getJsonObject("http");
     HttpSettings httpSettings = HttpSettings.from(http);
@@ -118,11 +129,8 @@ public final class Main {
         ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
         : new SoleWorkerVerticle()));
 
-    EventLog sessionLog = replicated
-        ? new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, "sessionsTopic"))
-        : new FileEventLog(vertx, dataDir.resolve("sessions"), store.getBoolean("fsync", true));
-    Future<String> sessionsDeployed = vertx.deployVerticle(
-        new SessionStoreVerticle(sessionLog, StoreSettings.from(store), sessionIdle(config), Clock.systemUTC()));
+    Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
+        eventLog(vertx, config, "sessions"), storeSettings, sessionIdle(config), Clock.systemUTC()));
     JsonObject mcp = config.getJsonObject("mcp");
     McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
