@@ -1,0 +1,135 @@
+package ark.broker.bus;
+
+import ark.broker.bus.Messages.AnswerQuestion;
+import ark.broker.bus.Messages.CancelQuestion;
+import ark.broker.bus.Messages.Changes;
+import ark.broker.bus.Messages.ChangesSince;
+import ark.broker.bus.Messages.CreateQuestion;
+import ark.broker.bus.Messages.Created;
+import ark.broker.bus.Messages.DeleteSession;
+import ark.broker.bus.Messages.GetQuestion;
+import ark.broker.bus.Messages.GetSession;
+import ark.broker.bus.Messages.ListQuestions;
+import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.Messages.RecordDelivery;
+import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.bus.Messages.StoreStatus;
+import ark.broker.question.Delivery;
+import ark.broker.question.NewQuestion;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionPage;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBus;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The store, as every room reaches it: typed requests over the event bus with one send timeout, the
+ * request id passed along for the store's logs, and every failure a {@link StoreFailure}. Immutable,
+ * so one instance serves every verticle and event loop.
+ */
+public final class StoreClient {
+  private static final int PAGE = 1000;
+
+  private final EventBus bus;
+  private final DeliveryOptions options;
+
+  public StoreClient(EventBus bus, long timeoutMillis) {
+    this(bus, new DeliveryOptions().setSendTimeout(timeoutMillis));
+  }
+
+  private StoreClient(EventBus bus, DeliveryOptions options) {
+    this.bus = bus;
+    this.options = options;
+  }
+
+  /** The same client, telling the store which request it works for (the store's log lines carry the id). */
+  public StoreClient forRequest(String requestId) {
+    if (requestId == null) {
+      return this;
+    }
+    return new StoreClient(bus, new DeliveryOptions(options).addHeader(Addresses.REQUEST_ID_HEADER, requestId));
+  }
+
+  public Future<Created> create(NewQuestion request) {
+    return request(Addresses.QUESTIONS_CREATE, new CreateQuestion(request));
+  }
+
+  /** The question; fails with {@link StoreFailure.Reason#NOT_FOUND} if there is none. */
+  public Future<Question> get(String id) {
+    return request(Addresses.QUESTIONS_GET, new GetQuestion(id));
+  }
+
+  /** The question, or null if there is none with this id. */
+  public Future<Question> find(String id) {
+    return orNullIfNotFound(get(id));
+  }
+
+  public Future<QuestionPage> list(QuestionFilter filter, int limit, String continueToken) {
+    return request(Addresses.QUESTIONS_LIST, new ListQuestions(filter, limit, continueToken));
+  }
+
+  /** Every question the filter matches, page after page, for work that must look at all of them. */
+  public Future<Void> forEach(QuestionFilter filter, Consumer<Question> action) {
+    return forEachAfter(filter, null, action);
+  }
+
+  public Future<Question> answer(String id, String response, String answeredBy) {
+    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(id, response, answeredBy));
+  }
+
+  public Future<Question> cancel(String id) {
+    return request(Addresses.QUESTIONS_CANCEL, new CancelQuestion(id));
+  }
+
+  /** Records that a channel showed the question; the same channel and ref replace an earlier record. */
+  public Future<Question> recordDelivery(String id, Delivery delivery) {
+    return request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery));
+  }
+
+  /** Every change after position {@code after}; fails with {@link StoreFailure.Reason#GONE} when too old. */
+  public Future<List<QuestionChange>> changesSince(long after) {
+    return this.<Changes>request(Addresses.QUESTIONS_HISTORY, new ChangesSince(after)).map(Changes::changes);
+  }
+
+  /** Answers only once the store has replayed its log, so an answer means ready. */
+  public Future<StoreStatus> status() {
+    return request(Addresses.STORE_STATUS, "");
+  }
+
+  /** Completes once the session document is durable and applied here. */
+  public Future<Void> saveSession(String id, String document) {
+    return request(Addresses.SESSIONS_SAVE, new SessionRecord(id, document)).mapEmpty();
+  }
+
+  /** The session's document, or null if there is no such session. */
+  public Future<String> findSession(String id) {
+    return orNullIfNotFound(this.<SessionRecord>request(Addresses.SESSIONS_GET, new GetSession(id))
+        .map(SessionRecord::document));
+  }
+
+  public Future<Void> deleteSession(String id) {
+    return request(Addresses.SESSIONS_DELETE, new DeleteSession(id)).mapEmpty();
+  }
+
+  private Future<Void> forEachAfter(QuestionFilter filter, String continueToken, Consumer<Question> action) {
+    return list(filter, PAGE, continueToken).compose(page -> {
+      page.items().forEach(action);
+      return page.continueToken() == null ? Future.succeededFuture() : forEachAfter(filter, page.continueToken(), action);
+    });
+  }
+
+  private static <T> Future<T> orNullIfNotFound(Future<T> found) {
+    return found.recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.NOT_FOUND)
+        ? Future.succeededFuture(null) : Future.failedFuture(failure));
+  }
+
+  private <T> Future<T> request(String address, Object body) {
+    return bus.<T>request(address, body, options).transform(reply -> reply.succeeded()
+        ? Future.succeededFuture(reply.result().body())
+        : Future.failedFuture(StoreFailure.of(reply.cause())));
+  }
+}

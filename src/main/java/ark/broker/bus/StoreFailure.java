@@ -1,0 +1,78 @@
+package ark.broker.bus;
+
+import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.QuestionConflictException;
+import ark.broker.question.QuestionNotFoundException;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+
+/**
+ * Why the store refused a request or could not answer it. The store replies with the reason's code;
+ * {@link StoreClient} turns every failed request into one of these, so each surface translates one type
+ * once at its edge (REST to a status, MCP to a JSON-RPC error, channels to their reply).
+ */
+public final class StoreFailure extends RuntimeException {
+
+  /** The codes are HTTP statuses, because that is the vocabulary every surface already maps from. */
+  public enum Reason {
+    INVALID(400), NOT_FOUND(404), CONFLICT(409), GONE(410), INTERNAL(500), UNAVAILABLE(503);
+
+    public final int code;
+
+    Reason(int code) {
+      this.code = code;
+    }
+
+    static Reason ofCode(int code) {
+      for (Reason reason : values()) {
+        if (reason.code == code) {
+          return reason;
+        }
+      }
+      return INTERNAL;
+    }
+  }
+
+  private final Reason reason;
+
+  public StoreFailure(Reason reason, String message) {
+    super(message, null, false, false);
+    this.reason = reason;
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+
+  /** The same failure as a reply over the bus. */
+  public ReplyException asReply() {
+    return new ReplyException(ReplyFailure.RECIPIENT_FAILURE, reason.code, getMessage());
+  }
+
+  /** Any failure on the way to or in the store: the domain's refusals, a bus reply, or no reply at all. */
+  public static StoreFailure of(Throwable failure) {
+    if (failure instanceof StoreFailure known) {
+      return known;
+    }
+    if (failure instanceof InvalidQuestionException) {
+      return new StoreFailure(Reason.INVALID, failure.getMessage());
+    }
+    if (failure instanceof QuestionNotFoundException) {
+      return new StoreFailure(Reason.NOT_FOUND, failure.getMessage());
+    }
+    if (failure instanceof QuestionConflictException) {
+      return new StoreFailure(Reason.CONFLICT, failure.getMessage());
+    }
+    if (failure instanceof ReplyException reply) {
+      // No handler (the store is still replaying its log) or no answer in time: worth retrying.
+      return new StoreFailure(reply.failureType() == ReplyFailure.RECIPIENT_FAILURE
+          ? Reason.ofCode(reply.failureCode()) : Reason.UNAVAILABLE, reply.getMessage());
+    }
+    return new StoreFailure(Reason.INTERNAL, String.valueOf(failure));
+  }
+
+  /** Whether this failure is {@code reason}. */
+  public static boolean is(Throwable failure, Reason reason) {
+    return of(failure).reason == reason;
+  }
+}
