@@ -1,6 +1,7 @@
 package ark.broker;
 
 import ark.broker.bus.BusCodecs;
+import ark.broker.bus.StoreClient;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
@@ -107,6 +108,8 @@ public final class Main {
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
     boolean replicated = !kafka.getString("bootstrapServers", "").isBlank();
+    // Every room reaches the store through this one client, so all wait for it equally long.
+    StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Future<String> storeDeployed = vertx.deployVerticle(
         new StoreVerticle(eventLog(vertx, config, "questions"), Clock.systemUTC(), meters, storeSettings));
 

@@ -10,14 +10,17 @@ import io.vertx.core.json.JsonObject;
  * @param expiryCheckMillis how often the worker checks pending questions against their expiry
  * @param readBackTimeoutMillis how long a write waits to read its own record back from a shared log
  *     before it answers that the write is durable but its outcome not yet known
+ * @param requestTimeoutMillis how long any room waits for the store's reply before it answers "unavailable"
  */
-public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis, long readBackTimeoutMillis) {
+public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis, long readBackTimeoutMillis,
+                            long requestTimeoutMillis) {
 
   public static StoreSettings from(JsonObject store) {
     return new StoreSettings(
         store.getInteger("watchHistory", 100_000),
         store.getLong("snapshotEveryEvents", 100_000L),
         store.getLong("expiryCheckMillis", 250L),
-        store.getLong("readBackTimeoutMillis", 5_000L));
+        store.getLong("readBackTimeoutMillis", 5_000L),
+        store.getLong("requestTimeoutMillis", 10_000L));
   }
 }
