@@ -8,17 +8,23 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Reads the configuration: {@code conf/broker.json} (from the working directory if there is one,
- * else the copy inside the jar, or the file {@code ARK_BROKER_CONFIG} names), then environment
- * variables. Every key has an environment name, its path in upper snake case ({@code http.port} is
+ * Reads the configuration: the defaults ({@code conf/broker.json} inside the jar), merged with
+ * {@code conf/broker.json} in the working directory if there is one, or the file {@code ARK_BROKER_CONFIG}
+ * names (a file may set only the keys it changes), then environment variables. Every key has an
+ * environment name, its path in upper snake case ({@code http.port} is
  * {@code HTTP_PORT}, {@code store.dataDir} is {@code STORE_DATA_DIR}); Ark's own names {@code PORT},
  * {@code MCP_PORT} and {@code HOST} work too, below the specific names.
  */
 public final class ConfigLoader {
   public static final String CONFIG_FILE_VARIABLE = "ARK_BROKER_CONFIG";
+  private static final String DEFAULTS = "conf/broker.json";
   public static final Map<String, String> ARK_ALIASES = Map.of(
       "PORT", "http.port",
       "MCP_PORT", "mcp.port",
@@ -28,15 +34,29 @@ public final class ConfigLoader {
   }
 
   public static Future<JsonObject> load(Vertx vertx, Map<String, String> environment) {
+    // Every key always has its default, so the rooms' settings never need defaults of their own.
+    ConfigStoreOptions defaults = new ConfigStoreOptions().setType("json").setConfig(bundledDefaults());
     // A relative path is looked up in the working directory first, then inside the jar.
-    String file = environment.getOrDefault(CONFIG_FILE_VARIABLE, "conf/broker.json");
+    String file = environment.getOrDefault(CONFIG_FILE_VARIABLE, DEFAULTS);
     ConfigStoreOptions fileStore = new ConfigStoreOptions().setType("file").setFormat("json")
         .setConfig(new JsonObject().put("path", file));
     ConfigRetriever retriever = ConfigRetriever.create(vertx, new ConfigRetrieverOptions()
-        .setIncludeDefaultStores(false).addStore(fileStore));
+        .setIncludeDefaultStores(false).addStore(defaults).addStore(fileStore));
     return retriever.getConfig()
         .eventually(retriever::close)
-        .map(defaults -> applyEnvironment(defaults, environment));
+        .map(merged -> applyEnvironment(merged, environment));
+  }
+
+  /** The defaults shipped inside the jar. */
+  public static JsonObject bundledDefaults() {
+    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS)) {
+      if (in == null) {
+        throw new IllegalStateException(DEFAULTS + " is missing from the classpath");
+      }
+      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Overrides every leaf of {@code config} that has an environment variable; types follow the defaults. */

@@ -75,19 +75,18 @@ public final class Main {
 
   /** How long an unused MCP session lives; zero: until its client ends it. */
   private static Duration sessionIdle(JsonObject config) {
-    return Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds", 0L));
+    return Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds"));
   }
 
   /**
-   * The log named {@code name} ("questions" or "sessions"): its Kafka topic when Kafka is configured
-   * (shared by every replica), else its directory under {@code store.dataDir}.
+   * The log named {@code name} ("questions" or "sessions"): its Kafka topic when replicated (shared by
+   * every replica), else its directory under {@code store.dataDir}.
    */
-  private static EventLog eventLog(Vertx vertx, JsonObject config, String name) {
-    JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
+  private static EventLog eventLog(Vertx vertx, JsonObject config, boolean replicated, String name) {
     JsonObject store = config.getJsonObject("store");
-    return kafka.getString("bootstrapServers", "").isBlank()
-        ? new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(name), store.getBoolean("fsync", true))
-        : new KafkaEventLog(vertx, KafkaLogSettings.from(kafka, name + "Topic"));
+    return replicated
+        ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), name + "Topic"))
+        : new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(name), store.getBoolean("fsync"));
   }
 
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
@@ -106,23 +105,21 @@ public final class Main {
     JsonObject store = config.getJsonObject("store");
     StoreSettings storeSettings = StoreSettings.from(store);
     Path dataDir = Path.of(store.getString("dataDir"));
-    JsonObject kafka = config.getJsonObject("kafka", new JsonObject());
-    boolean replicated = !kafka.getString("bootstrapServers", "").isBlank();
+    JsonObject kafka = config.getJsonObject("kafka");
+    // Kafka configured means replicas: both logs, the worker election and the log line follow this one decision.
+    boolean replicated = !kafka.getString("bootstrapServers").isBlank();
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Future<String> storeDeployed = vertx.deployVerticle(
-        new StoreVerticle(eventLog(vertx, config, "questions"), Clock.systemUTC(), meters, storeSettings));
+        new StoreVerticle(eventLog(vertx, config, replicated, "questions"), Clock.systemUTC(), meters, storeSettings));
 
-    JsonObject http = config.getJsonObject("http");
-    HttpSettings httpSettings = HttpSettings.from(http);
-    int instances = http.getInteger("instances", 0) > 0 ? http.getInteger("instances")
-        : Runtime.getRuntime().availableProcessors();
+    HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
-      HttpVerticle verticle = new HttpVerticle(httpSettings, meters);
+      HttpVerticle verticle = new HttpVerticle(httpSettings, storeClient, meters);
       httpVerticles.add(verticle);
       return verticle;
-    }, new DeploymentOptions().setInstances(instances));
+    }, new DeploymentOptions().setInstances(httpSettings.instances()));
 
     Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
         ChannelSettings.from(config.getJsonObject("channels", new JsonObject())), Clock.systemUTC()));
@@ -133,7 +130,7 @@ public final class Main {
         : new SoleWorkerVerticle()));
 
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
-        eventLog(vertx, config, "sessions"), storeSettings, sessionIdle(config), Clock.systemUTC()));
+        eventLog(vertx, config, replicated, "sessions"), storeSettings, sessionIdle(config), Clock.systemUTC(), meters));
     JsonObject mcp = config.getJsonObject("mcp");
     McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);

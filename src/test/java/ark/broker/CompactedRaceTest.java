@@ -44,8 +44,7 @@ class CompactedRaceTest {
           a.ask("{'recipient':'ark://users/john','content':'Merge?'}").encode(), Question.class);
       JsonObject winner = a.patch("/questions/" + asked.id(), "{\"response\":\"yes\"}").json();
       // A replica that decided on the same state as the winner, appended, and died before restating.
-      QuestionEvent loser = QuestionEvent.changed(EventType.ANSWERED, asked, asked.answer("no", null, asked.createdAt()),
-          "dead-replica-1");
+      QuestionEvent loser = QuestionEvent.changed(EventType.ANSWERED, asked, asked.answer("no", null, asked.createdAt()));
       deadReplica.send(new ProducerRecord<>(topic, 0, asked.id(), QuestionJson.MAPPER.writeValueAsBytes(loser)))
           .get(10, TimeUnit.SECONDS);
 

@@ -15,7 +15,8 @@ public final class StoreFailure extends RuntimeException {
 
   /** The codes are HTTP statuses, because that is the vocabulary every surface already maps from. */
   public enum Reason {
-    INVALID(400), NOT_FOUND(404), CONFLICT(409), GONE(410), INTERNAL(500), UNAVAILABLE(503);
+    INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), GONE(410), TOO_LARGE(413),
+    INTERNAL(500), UNAVAILABLE(503);
 
     public final int code;
 

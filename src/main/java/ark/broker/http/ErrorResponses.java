@@ -1,6 +1,6 @@
 package ark.broker.http;
 
-import ark.broker.bus.Failures;
+import ark.broker.bus.StoreFailure;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -26,9 +26,10 @@ final class ErrorResponses {
       status = 400;
       message = "request body is not valid JSON: " + json.getOriginalMessage();
     } else if (failure != null) {
-      status = Failures.codeOf(failure);
-      message = status == Failures.INTERNAL ? "internal error" : failure.getMessage();
-      if (status == Failures.INTERNAL) {
+      StoreFailure.Reason reason = StoreFailure.of(failure).reason();
+      status = reason.code;
+      message = reason == StoreFailure.Reason.INTERNAL ? "internal error" : failure.getMessage();
+      if (reason == StoreFailure.Reason.INTERNAL) {
         LOG.error("Request {} {} failed [request {}]", ctx.request().method(), ctx.request().path(),
             RequestLog.requestId(ctx), failure);
       }

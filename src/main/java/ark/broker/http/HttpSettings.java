@@ -8,18 +8,22 @@ import io.vertx.core.json.JsonObject;
  * @param bodyLimitBytes larger request bodies get 413 before they are read
  * @param channelBodyLimitBytes the same for requests that Slack, GitHub and other channels send
  * @param heartbeatSeconds idle watch streams get a comment this often, so proxies keep them open
- * @param storeTimeoutMillis how long a request waits for the store before answering 503
+ * @param instances event loops serving the port; 0 for one per core
+ * @param inboundTimeoutMillis how long a channel's request waits for the channel room before answering 503
  */
 public record HttpSettings(String host, int port, long bodyLimitBytes, long channelBodyLimitBytes, long heartbeatSeconds,
-                           long storeTimeoutMillis) {
+                           int instances, long inboundTimeoutMillis) {
 
-  public static HttpSettings from(JsonObject http) {
+  /** @param inboundTimeoutMillis the store's request timeout, which channel requests share */
+  public static HttpSettings from(JsonObject http, long inboundTimeoutMillis) {
+    int instances = http.getInteger("instances");
     return new HttpSettings(
-        http.getString("host", "127.0.0.1"),
-        http.getInteger("port", 8080),
-        http.getLong("bodyLimitBytes", 1_048_576L),
-        http.getLong("channelBodyLimitBytes", 1_048_576L),
-        http.getLong("heartbeatSeconds", 15L),
-        http.getLong("storeTimeoutMillis", 10_000L));
+        http.getString("host"),
+        http.getInteger("port"),
+        http.getLong("bodyLimitBytes"),
+        http.getLong("channelBodyLimitBytes"),
+        http.getLong("heartbeatSeconds"),
+        instances > 0 ? instances : Runtime.getRuntime().availableProcessors(),
+        inboundTimeoutMillis);
   }
 }

@@ -1,11 +1,9 @@
 package ark.broker.http;
 
-import ark.broker.bus.Addresses;
-import ark.broker.bus.Messages.StoreStatus;
+import ark.broker.bus.StoreClient;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -20,19 +18,21 @@ import io.vertx.ext.web.handler.StaticHandler;
  */
 public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
+  private final StoreClient store;
   private final PrometheusMeterRegistry meters;
   private WatchHub hub;
   private HttpServer server;
 
-  public HttpVerticle(HttpSettings settings, PrometheusMeterRegistry meters) {
+  public HttpVerticle(HttpSettings settings, StoreClient store, PrometheusMeterRegistry meters) {
     this.settings = settings;
+    this.store = store;
     this.meters = meters;
   }
 
   @Override
   public Future<?> start() {
     hub = new WatchHub(vertx);
-    QuestionRoutes questions = new QuestionRoutes(vertx.eventBus(), hub, settings.storeTimeoutMillis());
+    QuestionRoutes questions = new QuestionRoutes(store, hub);
     Router router = Router.router(vertx);
     router.route().handler(new RequestLog(meters));
     BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
@@ -48,7 +48,7 @@ public final class HttpVerticle extends VerticleBase {
     router.delete("/questions/:id").handler(questions::cancel);
     router.post("/channels/:channel/events")
         .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
-        .handler(new ChannelEvents(vertx.eventBus(), settings.storeTimeoutMillis())::forward);
+        .handler(new ChannelEvents(vertx.eventBus(), settings.inboundTimeoutMillis())::forward);
     // The dashboard: one page that lists and answers questions through this same API.
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(ErrorResponses::handle);
@@ -71,11 +71,11 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void ready(RoutingContext ctx) {
-    vertx.eventBus().<StoreStatus>request(Addresses.STORE_STATUS, "", new DeliveryOptions().setSendTimeout(2000))
-        .onSuccess(reply -> ctx.json(new JsonObject()
+    store.status()
+        .onSuccess(status -> ctx.json(new JsonObject()
             .put("status", "ready")
-            .put("resourceVersion", Long.toString(reply.body().position()))
-            .put("questions", reply.body().questions())))
+            .put("resourceVersion", Long.toString(status.position()))
+            .put("questions", status.questions())))
         .onFailure(notYet -> ErrorResponses.send(ctx, 503, "not ready: the store is still replaying its event log"));
   }
 }

@@ -1,25 +1,14 @@
 package ark.broker.http;
 
-import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
-import ark.broker.bus.Messages.AnswerQuestion;
-import ark.broker.bus.Messages.CancelQuestion;
-import ark.broker.bus.Messages.Changes;
-import ark.broker.bus.Messages.ChangesSince;
-import ark.broker.bus.Messages.CreateQuestion;
-import ark.broker.bus.Messages.Created;
-import ark.broker.bus.Messages.GetQuestion;
-import ark.broker.bus.Messages.ListQuestions;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionJson;
-import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionRequests;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -30,14 +19,12 @@ import java.io.UncheckedIOException;
 final class QuestionRoutes {
   private static final long RETRY_MILLIS = 2000;
 
-  private final EventBus bus;
+  private final StoreClient store;
   private final WatchHub hub;
-  private final long storeTimeoutMillis;
 
-  QuestionRoutes(EventBus bus, WatchHub hub, long storeTimeoutMillis) {
-    this.bus = bus;
+  QuestionRoutes(StoreClient store, WatchHub hub) {
+    this.store = store;
     this.hub = hub;
-    this.storeTimeoutMillis = storeTimeoutMillis;
   }
 
   void list(RoutingContext ctx) {
@@ -46,8 +33,7 @@ final class QuestionRoutes {
       watch(ctx, request);
       return;
     }
-    this.<QuestionPage>ask(ctx, Addresses.QUESTIONS_LIST,
-            new ListQuestions(request.filter(), request.limit(), request.continueToken()))
+    failOn(ctx, store(ctx).list(request.filter(), request.limit(), request.continueToken()))
         .onSuccess(page -> {
           ObjectNode body = QuestionJson.MAPPER.createObjectNode();
           body.put("resourceVersion", page.resourceVersion());
@@ -61,7 +47,7 @@ final class QuestionRoutes {
 
   void create(RoutingContext ctx) {
     JsonNode body = readBody(ctx);
-    this.<Created>ask(ctx, Addresses.QUESTIONS_CREATE, new CreateQuestion(QuestionRequests.create(body)))
+    failOn(ctx, store(ctx).create(QuestionRequests.create(body)))
         .onSuccess(created -> {
           Question question = created.question();
           json(ctx.response()
@@ -71,19 +57,18 @@ final class QuestionRoutes {
   }
 
   void get(RoutingContext ctx) {
-    this.<Question>ask(ctx, Addresses.QUESTIONS_GET, new GetQuestion(ctx.pathParam("id")))
+    failOn(ctx, store(ctx).get(ctx.pathParam("id")))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
   void answer(RoutingContext ctx) {
     QuestionRequests.Answer answer = QuestionRequests.answer(readBody(ctx));
-    this.<Question>ask(ctx, Addresses.QUESTIONS_ANSWER,
-            new AnswerQuestion(ctx.pathParam("id"), answer.response(), answer.answeredBy()))
+    failOn(ctx, store(ctx).answer(ctx.pathParam("id"), answer.response(), answer.answeredBy()))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
   void cancel(RoutingContext ctx) {
-    this.<Question>ask(ctx, Addresses.QUESTIONS_CANCEL, new CancelQuestion(ctx.pathParam("id")))
+    failOn(ctx, store(ctx).cancel(ctx.pathParam("id")))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
@@ -101,25 +86,22 @@ final class QuestionRoutes {
     if (request.resourceVersion() == null) {
       return;
     }
-    this.<Changes>request(ctx, Addresses.QUESTIONS_HISTORY, new ChangesSince(request.resourceVersion()))
-        .onSuccess(history -> watcher.catchUp(history.changes()))
+    store(ctx).changesSince(request.resourceVersion())
+        .onSuccess(watcher::catchUp)
         .onFailure(failure -> {
           hub.remove(watcher);
-          int code = Failures.codeOf(failure);
+          int code = StoreFailure.of(failure).reason().code;
           watcher.end(SseFrames.error(ErrorResponses.body(code, failure.getMessage(), RequestLog.requestId(ctx))));
         });
   }
 
-  /** Sends to the store; a failure becomes this request's error response. */
-  private <T> Future<T> ask(RoutingContext ctx, String address, Object body) {
-    return this.<T>request(ctx, address, body).onFailure(ctx::fail);
+  private StoreClient store(RoutingContext ctx) {
+    return store.forRequest(RequestLog.requestId(ctx));
   }
 
-  private <T> Future<T> request(RoutingContext ctx, String address, Object body) {
-    DeliveryOptions options = new DeliveryOptions()
-        .setSendTimeout(storeTimeoutMillis)
-        .addHeader(Addresses.REQUEST_ID_HEADER, RequestLog.requestId(ctx));
-    return bus.<T>request(address, body, options).map(message -> message.body());
+  /** A failure of the store's becomes this request's error response. */
+  private static <T> Future<T> failOn(RoutingContext ctx, Future<T> call) {
+    return call.onFailure(ctx::fail);
   }
 
   private static JsonNode readBody(RoutingContext ctx) {

@@ -10,6 +10,10 @@ import java.util.function.Function;
  * position (1, 2, 3, ... with possible gaps). Whoever opens the log receives every record through
  * its {@link RecordSink}, its own appends included, in position order and only once durable; that is
  * the only way state is learnt, so a view built from it is the same on every replica.
+ *
+ * <p>A record the sink cannot decode or apply (it throws) is skipped with an ERROR line naming the log
+ * and the position, in replay and live alike, and the log goes on: every replica skips it the same way.
+ * Every implementation enforces this by wrapping its sink in {@link SkippingSink}.
  */
 public interface EventLog {
 

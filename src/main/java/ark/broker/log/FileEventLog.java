@@ -75,10 +75,9 @@ public final class FileEventLog implements EventLog {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <T> Future<Void> open(RecordSink<T> sink) {
     this.context = vertx.getOrCreateContext();
-    this.sink = (RecordSink<Object>) sink;
+    this.sink = new SkippingSink("Event log " + dir, sink);
     return vertx.executeBlocking(() -> {
       try {
         long last = recover();

@@ -75,10 +75,9 @@ public final class KafkaEventLog implements EventLog {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <T> Future<Void> open(RecordSink<T> sink) {
     this.context = vertx.getOrCreateContext();
-    this.sink = (RecordSink<Object>) sink;
+    this.sink = new SkippingSink("Kafka topic " + settings.topic(), sink);
     long started = System.nanoTime();
     return vertx.executeBlocking(() -> {
           admin = Admin.create(settings.admin());
@@ -219,16 +218,9 @@ public final class KafkaEventLog implements EventLog {
       }
       appliedPosition = position;
       recordsDelivered++;
-      try {
-        Object decoded = record.value() == null
-            ? sink.decodeTombstone(position, record.key())
-            : sink.decode(position, record.value());
-        sink.apply(position, decoded);
-      } catch (RuntimeException e) {
-        // Every replica runs the same code on the same record, so every replica skips it alike.
-        LOG.error("Kafka topic {} record at position {} (key {}) cannot be applied; skipped", settings.topic(),
-            position, record.key(), e);
-      }
+      sink.apply(position, record.value() == null
+          ? sink.decodeTombstone(position, record.key())
+          : sink.decode(position, record.value()));
     }
   }
 

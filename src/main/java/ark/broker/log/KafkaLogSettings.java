@@ -24,12 +24,12 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     return new KafkaLogSettings(
         kafka.getString("bootstrapServers"),
         kafka.getString(topicKey),
-        kafka.getInteger("replicationFactor", -1),
-        kafka.getLong("minCompactionLagMillis", 86_400_000L),
-        kafka.getLong("requestTimeoutMillis", 2_000L),
-        kafka.getLong("deliveryTimeoutMillis", 5_000L),
-        kafka.getLong("lingerMillis", 0L),
-        kafka.getLong("catchUpTimeoutMillis", 2_000L));
+        kafka.getInteger("replicationFactor"),
+        kafka.getLong("minCompactionLagMillis"),
+        kafka.getLong("requestTimeoutMillis"),
+        kafka.getLong("deliveryTimeoutMillis"),
+        kafka.getLong("lingerMillis"),
+        kafka.getLong("catchUpTimeoutMillis"));
   }
 
   /** Setting up the topic at start may wait for a cluster that is still starting. */

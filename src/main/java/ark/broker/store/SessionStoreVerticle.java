@@ -1,26 +1,22 @@
 package ark.broker.store;
 
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
 import ark.broker.bus.Messages.DeleteSession;
 import ark.broker.bus.Messages.GetSession;
 import ark.broker.bus.Messages.SessionRecord;
-import ark.broker.log.EventLog;
-import ark.broker.log.EventLog.LogRecord;
-import ark.broker.question.QuestionJson;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import ark.broker.bus.SessionIdle;
+import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
+import ark.broker.log.EventLog;
+import ark.broker.reconcile.Backoff;
+import ark.broker.reconcile.PeriodicPass;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,59 +40,57 @@ public final class SessionStoreVerticle extends VerticleBase {
   private final StoreSettings settings;
   private final Duration idleTimeout;
   private final Clock clock;
+  private final MeterRegistry meters;
   private final Instant started;
-  private boolean worker;
   private final Map<String, Stored> sessions = new HashMap<>();
-  private final AppliedPositions applied = new AppliedPositions();
-  private long position;
-  private long compactedUpTo;
-  private boolean live;
-  private Future<Void> compaction = Future.succeededFuture();
+  private LogBackedView<SessionEvent, Boolean> sessionLog;
+  private PeriodicPass idleSessions;
 
   /** A session document, the position that wrote it, and when it was saved (if known). */
   private record Stored(String document, long position, Instant at) {
   }
 
   /** @param idleTimeout sessions not saved for this long end; zero keeps them until the client ends them */
-  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, Clock clock) {
+  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, Clock clock, MeterRegistry meters) {
     this.log = log;
     this.settings = settings;
     this.idleTimeout = idleTimeout;
     this.clock = clock;
+    this.meters = meters;
     this.started = clock.instant();
   }
 
   @Override
   public Future<?> start() {
-    return log.open(new EventLog.RecordSink<SessionEvent>() {
+    sessionLog = new LogBackedView<>(vertx, log, "sessions", SessionEvent.class, SessionEvent::restated, settings, meters);
+    return sessionLog.open(new LogBackedView.Updates<>() {
       @Override
-      public SessionEvent decode(long position, byte[] payload) {
-        try {
-          return QuestionJson.MAPPER.readValue(payload, SessionEvent.class);
-        } catch (IOException e) {
-          throw new IllegalStateException("Session log record at position " + position + " is not a session", e);
-        }
+      public Boolean apply(long position, SessionEvent event) {
+        onEvent(position, event);
+        return true;
       }
 
       @Override
-      public SessionEvent decodeTombstone(long position, String key) {
+      public SessionEvent ended(String key) {
         return new SessionEvent(key, null, false, null);
       }
 
       @Override
-      public void apply(long position, SessionEvent event) {
-        onEvent(position, event);
+      public List<LogBackedView.Restatement<SessionEvent>> snapshot() {
+        return sessions.entrySet().stream().map(entry -> new LogBackedView.Restatement<>(entry.getValue().position(),
+            entry.getKey(), new SessionEvent(entry.getKey(), entry.getValue().document(), true, entry.getValue().at())))
+            .toList();
       }
     }).map(replayed -> {
-      live = true;
-      compactedUpTo = position;
       EventBus bus = vertx.eventBus();
       bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
       bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
       bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
       if (!idleTimeout.isZero()) {
-        WorkerRole.follow(bus, active -> worker = active);
-        vertx.setPeriodic(SessionIdle.period(idleTimeout).toMillis(), tick -> endIdleSessions());
+        long period = SessionIdle.period(idleTimeout).toMillis();
+        idleSessions = new PeriodicPass(vertx, "Ending idle MCP sessions", period, new Backoff(period, period),
+            this::endIdleSessions);
+        WorkerRole.follow(bus, idleSessions::setActive);
       }
       LOG.info("Session store ready: {} MCP sessions", sessions.size());
       return replayed;
@@ -105,44 +99,34 @@ public final class SessionStoreVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return compaction.eventually(log::close);
+    if (idleSessions != null) {
+      idleSessions.stop();
+    }
+    return sessionLog.close();
   }
 
   private Future<Boolean> save(SessionRecord session) {
     return requireId(session.id()).compose(id ->
-        appliedOnceDurable(log.append(id, encode(new SessionEvent(id, session.document(), false, clock.instant())))));
+        sessionLog.append(id, new SessionEvent(id, session.document(), false, clock.instant())));
   }
 
   private Future<Boolean> delete(String sessionId) {
-    return requireId(sessionId).compose(id ->
-        appliedOnceDurable(log.remove(id, encode(new SessionEvent(id, null, false, null)))));
-  }
-
-  /** Replies only once this replica applied the write, so its next read sees it. */
-  private Future<Boolean> appliedOnceDurable(Future<Long> appended) {
-    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, appended.compose(applied::reached))
-        .map(true);
+    return requireId(sessionId).compose(id -> sessionLog.remove(id, new SessionEvent(id, null, false, null)));
   }
 
   /** A session this replica has not seen may have been created on another a moment ago: catch up first. */
   private Future<SessionRecord> find(String id) {
-    Stored stored = sessions.get(id);
-    Future<Void> caughtUp = stored != null ? Future.succeededFuture() : log.catchUp()
-        .onFailure(failure -> LOG.debug("Could not catch up with the session log to look for a session: {}",
-            failure.getMessage()));
-    return caughtUp.transform(ignored -> {
+    Future<Void> caughtUp = sessions.containsKey(id) ? Future.succeededFuture() : sessionLog.catchUp();
+    return caughtUp.compose(ignored -> {
       Stored found = sessions.get(id);
       return found == null
-          ? Future.failedFuture(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, Failures.NOT_FOUND, "session not found"))
+          ? Future.failedFuture(new StoreFailure(StoreFailure.Reason.NOT_FOUND, "session not found"))
           : Future.succeededFuture(new SessionRecord(id, found.document()));
     });
   }
 
   /** On the worker: ends the sessions nobody has used for the idle timeout. */
-  private void endIdleSessions() {
-    if (!worker) {
-      return;
-    }
+  private Future<Void> endIdleSessions() {
     Instant cutoff = clock.instant().minus(idleTimeout);
     List<String> idle = new ArrayList<>();
     sessions.forEach((id, stored) -> {
@@ -152,49 +136,28 @@ public final class SessionStoreVerticle extends VerticleBase {
       }
     });
     if (idle.isEmpty()) {
-      return;
+      return Future.succeededFuture();
     }
-    Future.all(idle.stream().map(this::delete).toList()).onComplete(done -> LOG.info(
-        "Ended {} MCP sessions unused for more than {}", idle.size(), idleTimeout));
+    return Future.join(idle.stream().map(this::delete).toList())
+        .onComplete(done -> LOG.info("Ended {} MCP sessions unused for more than {}", idle.size(), idleTimeout))
+        .mapEmpty();
   }
 
   private static Future<String> requireId(String id) {
     if (id == null || id.isBlank()) {
-      return Future.failedFuture(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, Failures.BAD_REQUEST, "session id is required"));
+      return Future.failedFuture(new StoreFailure(StoreFailure.Reason.INVALID, "session id is required"));
     }
     return Future.succeededFuture(id);
   }
 
-  private void onEvent(long eventPosition, SessionEvent event) {
-    position = Math.max(position, eventPosition);
+  private void onEvent(long position, SessionEvent event) {
     if (event.document() == null) {
       sessions.remove(event.id());
     } else {
-      sessions.put(event.id(), new Stored(event.document(), eventPosition, event.at()));
+      sessions.put(event.id(), new Stored(event.document(), position, event.at()));
     }
-    if (live) {
+    if (sessionLog.isLive()) {
       vertx.eventBus().publish(Addresses.SESSIONS_CHANGED, new SessionRecord(event.id(), event.document()));
-      compactIfDue();
-    }
-    applied.applied(eventPosition);
-  }
-
-  private void compactIfDue() {
-    if (!compaction.isComplete() || position - compactedUpTo < settings.snapshotEveryEvents()) {
-      return;
-    }
-    long upTo = position;
-    List<Map.Entry<String, Stored>> state = new ArrayList<>(sessions.entrySet());
-    compaction = log.compact(upTo, state, entry -> new LogRecord(entry.getValue().position(), entry.getKey(),
-            encode(new SessionEvent(entry.getKey(), entry.getValue().document(), true, entry.getValue().at()))))
-        .onComplete(done -> compactedUpTo = done.succeeded() ? upTo : position);
-  }
-
-  private static byte[] encode(SessionEvent event) {
-    try {
-      return QuestionJson.MAPPER.writeValueAsBytes(event);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

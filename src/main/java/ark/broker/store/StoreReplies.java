@@ -1,14 +1,14 @@
 package ark.broker.store;
 
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
+import ark.broker.bus.StoreFailure;
 import ark.broker.log.LogUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Replies to a store request with its result, or with a failure code every surface understands. */
+/** Replies to a store request with its result, or with the {@link StoreFailure} every surface understands. */
 final class StoreReplies {
   private static final Logger LOG = LoggerFactory.getLogger(StoreReplies.class);
 
@@ -22,13 +22,14 @@ final class StoreReplies {
         return;
       }
       Throwable failure = done.cause();
-      int code = failure instanceof LogUnavailableException ? Failures.UNAVAILABLE : Failures.codeOf(failure);
-      if (code == Failures.INTERNAL) {
+      StoreFailure.Reason reason = failure instanceof LogUnavailableException
+          ? StoreFailure.Reason.UNAVAILABLE : StoreFailure.of(failure).reason();
+      if (reason == StoreFailure.Reason.INTERNAL) {
         LOG.error("Store failed a request on {}{}", message.address(), requestSuffix(message), failure);
-      } else if (code == Failures.UNAVAILABLE) {
+      } else if (reason == StoreFailure.Reason.UNAVAILABLE) {
         LOG.warn("Store refused a write on {}{}: {}", message.address(), requestSuffix(message), failure.getMessage());
       }
-      message.fail(code, code == Failures.INTERNAL ? "internal error" : failure.getMessage());
+      message.fail(reason.code, reason == StoreFailure.Reason.INTERNAL ? "internal error" : failure.getMessage());
     });
   }
 

@@ -17,10 +17,10 @@ public record StoreSettings(int watchHistory, long snapshotEveryEvents, long exp
 
   public static StoreSettings from(JsonObject store) {
     return new StoreSettings(
-        store.getInteger("watchHistory", 100_000),
-        store.getLong("snapshotEveryEvents", 100_000L),
-        store.getLong("expiryCheckMillis", 250L),
-        store.getLong("readBackTimeoutMillis", 5_000L),
-        store.getLong("requestTimeoutMillis", 10_000L));
+        store.getInteger("watchHistory"),
+        store.getLong("snapshotEveryEvents"),
+        store.getLong("expiryCheckMillis"),
+        store.getLong("readBackTimeoutMillis"),
+        store.getLong("requestTimeoutMillis"));
   }
 }

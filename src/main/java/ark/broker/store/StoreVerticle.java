@@ -1,7 +1,7 @@
 package ark.broker.store;
 
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
+import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.AnswerQuestion;
 import ark.broker.bus.Messages.CancelQuestion;
 import ark.broker.bus.Messages.Changes;
@@ -15,21 +15,19 @@ import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.StoreStatus;
 import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
-import ark.broker.log.EventLog.LogRecord;
 import ark.broker.log.LogUnavailableException;
+import ark.broker.reconcile.Backoff;
+import ark.broker.reconcile.PeriodicPass;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionEvent;
 import ark.broker.question.QuestionIds;
-import ark.broker.question.QuestionJson;
 import ark.broker.question.QuestionStatus;
 import ark.broker.question.QuestionView;
 import ark.broker.question.QuestionView.Outcome;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -37,13 +35,9 @@ import io.vertx.core.eventbus.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -64,15 +58,10 @@ public final class StoreVerticle extends VerticleBase {
   private final QuestionView view = new QuestionView();
   private final ChangeHistory history;
   private final KeyedSequencer sequencer = new KeyedSequencer();
-  private final OwnWrites<QuestionView.Result> ownWrites = new OwnWrites<>();
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
-  private boolean live;
-  /** Expiry is once-only work: only the worker replica does it. */
-  private boolean worker;
-  /** The snapshot being written, if any; one at a time. */
-  private Future<Void> compaction = Future.succeededFuture();
-  private long compactedUpTo;
-  private Timer appendTimer;
+  private LogBackedView<QuestionEvent, QuestionView.Result> questions;
+  /** Expiry and repairs are once-only work: only the worker replica does them. */
+  private PeriodicPass upkeep;
 
   public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings) {
     this.log = log;
@@ -85,19 +74,19 @@ public final class StoreVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     registerMeters();
-    return log.open(new EventLog.RecordSink<QuestionEvent>() {
+    questions = new LogBackedView<>(vertx, log, "questions", QuestionEvent.class, QuestionEvent::restated, settings, meters);
+    return questions.open(new LogBackedView.Updates<>() {
       @Override
-      public QuestionEvent decode(long position, byte[] payload) {
-        return StoreVerticle.decode(position, payload);
+      public QuestionView.Result apply(long position, QuestionEvent event) {
+        return onEvent(position, event);
       }
 
       @Override
-      public void apply(long position, QuestionEvent event) {
-        onEvent(position, event);
+      public List<LogBackedView.Restatement<QuestionEvent>> snapshot() {
+        return view.all().stream().map(question -> new LogBackedView.Restatement<>(
+            question.resourceVersion(), question.id(), QuestionEvent.restating(question))).toList();
       }
     }).map(replayed -> {
-      live = true;
-      compactedUpTo = history.completeAfter();
       mirrorCounts();
       EventBus bus = vertx.eventBus();
       bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body().request(), m)));
@@ -109,13 +98,13 @@ public final class StoreVerticle extends VerticleBase {
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
-      WorkerRole.follow(bus, active -> worker = active);
-      vertx.setPeriodic(settings.expiryCheckMillis(), id -> {
-        if (worker) {
-          expireDue();
-          restateMisstated();
-        }
-      });
+      upkeep = new PeriodicPass(vertx, "Expiry and repair pass", settings.expiryCheckMillis(),
+          new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
+            expireDue();
+            restateMisstated();
+            return Future.succeededFuture();
+          });
+      WorkerRole.follow(bus, upkeep::setActive);
       LOG.info("Store ready: {} questions ({} pending) at resourceVersion {}", view.size(),
           view.count(QuestionStatus.PENDING), view.position());
       return replayed;
@@ -124,7 +113,10 @@ public final class StoreVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return compaction.eventually(log::close);
+    if (upkeep != null) {
+      upkeep.stop();
+    }
+    return questions.close();
   }
 
   // ---- commands ----
@@ -137,7 +129,7 @@ public final class StoreVerticle extends VerticleBase {
         return Future.succeededFuture(new Created(existing, false));
       }
       Question question = request.toQuestion(id, now());
-      return write(QuestionEvent.created(question, nextWriter())).map(result -> {
+      return write(QuestionEvent.created(question)).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (!created) {
           restateLater(id);
@@ -196,10 +188,7 @@ public final class StoreVerticle extends VerticleBase {
     if (question != null) {
       return Future.succeededFuture(question);
     }
-    return log.catchUp()
-        .onFailure(failure -> LOG.debug("Could not catch up with the event log to look for question {}: {}", id,
-            failure.getMessage()))
-        .transform(caughtUpOrNot -> read(() -> view.require(id)));
+    return questions.catchUp().transform(caughtUpOrNot -> read(() -> view.require(id)));
   }
 
   private Future<Question> attempt(String id, EventType type, UnaryOperator<Question> decide, int attempt) {
@@ -208,7 +197,7 @@ public final class StoreVerticle extends VerticleBase {
     if (after == before) {
       return Future.succeededFuture(before);
     }
-    return write(QuestionEvent.changed(type, before, after, nextWriter())).compose(result -> {
+    return write(QuestionEvent.changed(type, before, after)).compose(result -> {
       if (result.outcome() == Outcome.APPLIED) {
         return Future.succeededFuture(result.current());
       }
@@ -239,7 +228,7 @@ public final class StoreVerticle extends VerticleBase {
       if (current == null || !view.misstated().contains(id)) {
         return Future.succeededFuture();
       }
-      return write(QuestionEvent.restating(current, nextWriter()))
+      return write(QuestionEvent.restating(current))
           .onSuccess(result -> {
             if (result.outcome() == Outcome.CONFIRMED) {
               LOG.info("Question {} restated at resourceVersion {}: a write to it had lost a race", id,
@@ -250,10 +239,7 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private Future<QuestionView.Result> write(QuestionEvent event) {
-    Timer.Sample sample = Timer.start(meters);
-    Future<Long> appended = log.append(event.question().id(), encode(event))
-        .onComplete(done -> sample.stop(appendTimer));
-    return ReadBack.within(vertx, settings.readBackTimeoutMillis(), appended, ownWrites.await(event.writer(), appended));
+    return questions.append(event.question().id(), event);
   }
 
   /** Milliseconds are what clients and the Kubernetes API keep; finer digits would only differ between them. */
@@ -261,13 +247,9 @@ public final class StoreVerticle extends VerticleBase {
     return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
   }
 
-  private String nextWriter() {
-    return ownWrites.nextWriter();
-  }
-
   // ---- applying the log ----
 
-  private void onEvent(long position, QuestionEvent event) {
+  private QuestionView.Result onEvent(long position, QuestionEvent event) {
     QuestionView.Result result = view.apply(event, position);
     if (result.outcome() == Outcome.APPLIED) {
       if (event.restated()) {
@@ -275,34 +257,13 @@ public final class StoreVerticle extends VerticleBase {
       } else {
         QuestionChange change = new QuestionChange(event.type(), result.current());
         history.add(change);
-        if (live) {
+        if (questions.isLive()) {
           mirrorCounts();
           vertx.eventBus().publish(Addresses.QUESTIONS_CHANGED, change);
         }
       }
     }
-    if (live) {
-      ownWrites.applied(event.writer(), result);
-      compactIfDue();
-    }
-  }
-
-  private void compactIfDue() {
-    if (!compaction.isComplete() || view.position() - compactedUpTo < settings.snapshotEveryEvents()) {
-      return;
-    }
-    long upTo = view.position();
-    List<Question> state = new ArrayList<>(view.all());
-    Function<Question, LogRecord> toRecord =
-        question -> new LogRecord(question.resourceVersion(), question.id(), encode(QuestionEvent.restating(question)));
-    compaction = log.compact(upTo, state, toRecord).onComplete(done -> {
-      if (done.succeeded()) {
-        compactedUpTo = upTo;
-      } else {
-        LOG.error("Snapshot of the event log at {} failed; will try again", upTo, done.cause());
-        compactedUpTo = view.position();
-      }
-    });
+    return result;
   }
 
   // ---- reads ----
@@ -310,7 +271,7 @@ public final class StoreVerticle extends VerticleBase {
   private void changesSince(Message<ChangesSince> message) {
     List<QuestionChange> changes = history.since(message.body().after());
     if (changes == null) {
-      message.fail(Failures.GONE, "resourceVersion " + message.body().after() + " is too old: changes up to "
+      message.fail(StoreFailure.Reason.GONE.code, "resourceVersion " + message.body().after() + " is too old: changes up to "
           + history.completeAfter() + " are no longer retained; list again and watch from the list's resourceVersion");
     } else {
       message.reply(new Changes(changes));
@@ -325,23 +286,7 @@ public final class StoreVerticle extends VerticleBase {
     }
   }
 
-  // ---- encoding and metrics ----
-
-  private static byte[] encode(QuestionEvent event) {
-    try {
-      return QuestionJson.MAPPER.writeValueAsBytes(event);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static QuestionEvent decode(long position, byte[] payload) {
-    try {
-      return QuestionJson.MAPPER.readValue(payload, QuestionEvent.class);
-    } catch (IOException e) {
-      throw new IllegalStateException("Event log record at position " + position + " is not a question event", e);
-    }
-  }
+  // ---- metrics ----
 
   private void mirrorCounts() {
     for (QuestionStatus status : QuestionStatus.values()) {
@@ -356,9 +301,5 @@ public final class StoreVerticle extends VerticleBase {
           .tag("status", status.wireName())
           .register(meters);
     }
-    appendTimer = Timer.builder("ark_broker_log_append")
-        .description("Time from handing an event to the log until it is durable")
-        .publishPercentileHistogram()
-        .register(meters);
   }
 }

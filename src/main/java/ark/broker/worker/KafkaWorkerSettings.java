@@ -21,8 +21,8 @@ public record KafkaWorkerSettings(String bootstrapServers, String topic, String 
         kafka.getString("bootstrapServers"),
         kafka.getString("questionsTopic"),
         kafka.getString("workerGroup"),
-        kafka.getLong("workerSessionTimeoutMillis", 10_000L),
-        kafka.getLong("requestTimeoutMillis", 2_000L));
+        kafka.getLong("workerSessionTimeoutMillis"),
+        kafka.getLong("requestTimeoutMillis"));
   }
 
   /** A replica that has not reached the group for this long stops working: the group may have moved the role. */

@@ -218,4 +218,18 @@ class FileEventLogTest {
   private static <T> T await(Future<T> future) throws Exception {
     return OnContext.await(future);
   }
+
+  @Test
+  void aRecordThatCannotBeAppliedIsSkippedLiveAndInReplay() throws Exception {
+    OpenLog first = new OpenLog().open();
+
+    List<Long> positions = first.append("{\"n\":1}", "undecodable", "{\"unappliable\":2}", "{\"n\":3}");
+    first.close();
+    OpenLog second = new OpenLog().open();
+
+    assertThat(positions).as("every append is acknowledged").containsExactly(1L, 2L, 3L, 4L);
+    assertThat(first.seen).containsExactly("1:{\"n\":1}", "4:{\"n\":3}");
+    assertThat(second.seen).as("replay skips them alike").containsExactly("1:{\"n\":1}", "4:{\"n\":3}");
+    assertThat(second.append("{\"n\":5}")).containsExactly(5L);
+  }
 }

@@ -1,5 +1,6 @@
 package ark.broker.log;
 
+import ark.broker.ConfigLoader;
 import ark.broker.Eventually;
 import ark.broker.TestKafka;
 import io.vertx.core.Context;
@@ -48,7 +49,8 @@ class KafkaEventLogTest {
   }
 
   private static KafkaLogSettings settings(String topic) {
-    JsonObject kafka = KAFKA.cluster().getJsonObject("kafka").put("topic", topic);
+    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka")
+        .mergeIn(KAFKA.cluster().getJsonObject("kafka")).put("topic", topic);
     return KafkaLogSettings.from(kafka, "topic");
   }
 

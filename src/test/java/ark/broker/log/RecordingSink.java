@@ -5,13 +5,20 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** Remembers every record a log delivers, as "position:payload" (a tombstone as "position:end of key"). */
+/**
+ * Remembers every record a log delivers, as "position:payload" (a tombstone as "position:end of key").
+ * A payload containing "undecodable" fails to decode and one containing "unappliable" fails to apply.
+ */
 final class RecordingSink implements EventLog.RecordSink<String> {
   final List<String> seen = Collections.synchronizedList(new ArrayList<>());
 
   @Override
   public String decode(long position, byte[] payload) {
-    return position + ":" + new String(payload, StandardCharsets.UTF_8);
+    String text = new String(payload, StandardCharsets.UTF_8);
+    if (text.contains("undecodable")) {
+      throw new IllegalArgumentException("cannot decode " + text);
+    }
+    return position + ":" + text;
   }
 
   @Override
@@ -21,6 +28,9 @@ final class RecordingSink implements EventLog.RecordSink<String> {
 
   @Override
   public void apply(long position, String record) {
+    if (record.contains("unappliable")) {
+      throw new IllegalStateException("cannot apply " + record);
+    }
     seen.add(record);
   }
 }

@@ -19,13 +19,13 @@ class QuestionViewTest {
   }
 
   private Question create(String id, long position) {
-    return view.apply(QuestionEvent.created(question(id, "ark://users/john", T0.plusSeconds(position), null), "w"),
+    return view.apply(QuestionEvent.created(question(id, "ark://users/john", T0.plusSeconds(position), null)),
         position).current();
   }
 
   @Test
   void appliesACreateAtItsPosition() {
-    QuestionView.Result result = view.apply(QuestionEvent.created(question("q-1", "ark://users/john", T0, null), "w"), 1);
+    QuestionView.Result result = view.apply(QuestionEvent.created(question("q-1", "ark://users/john", T0, null)), 1);
 
     assertThat(result.outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
     assertThat(result.current().resourceVersion()).isEqualTo(1);
@@ -38,7 +38,7 @@ class QuestionViewTest {
   void aSecondCreateOfOneIdFindsTheFirst() {
     Question first = create("q-1", 1);
 
-    QuestionView.Result again = view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null), "w"), 2);
+    QuestionView.Result again = view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null)), 2);
 
     assertThat(again.outcome()).isEqualTo(QuestionView.Outcome.ALREADY_EXISTS);
     assertThat(again.current()).isEqualTo(first);
@@ -48,8 +48,8 @@ class QuestionViewTest {
   @Test
   void ofTwoChangesDecidedOnTheSameStateOnlyTheFirstInLogOrderApplies() {
     Question created = create("q-1", 1);
-    QuestionEvent yes = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a");
-    QuestionEvent no = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b");
+    QuestionEvent yes = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0));
+    QuestionEvent no = QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0));
 
     QuestionView.Result first = view.apply(yes, 2);
     QuestionView.Result second = view.apply(no, 3);
@@ -75,11 +75,11 @@ class QuestionViewTest {
   @Test
   void aRecordThatLostARaceLeavesItsQuestionMisstatedUntilARestatementConfirmsIt() {
     Question created = create("q-1", 1);
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a"), 2);
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b"), 3);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0)), 2);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0)), 3);
     assertThat(view.misstated()).containsExactly("q-1");
 
-    QuestionView.Result restated = view.apply(QuestionEvent.restating(view.get("q-1"), "b"), 4);
+    QuestionView.Result restated = view.apply(QuestionEvent.restating(view.get("q-1")), 4);
 
     assertThat(restated.outcome()).isEqualTo(QuestionView.Outcome.CONFIRMED);
     assertThat(view.misstated()).isEmpty();
@@ -91,9 +91,9 @@ class QuestionViewTest {
   @Test
   void aReplicaThatReplaysOnlyTheRestatementOfACompactedLogAgreesWithOneThatSawTheRace() {
     Question created = create("q-1", 1);
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0), "a"), 2);
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0), "b"), 3);
-    QuestionEvent restatement = QuestionEvent.restating(view.get("q-1"), "b");
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("yes", null, T0)), 2);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, created, created.answer("no", null, T0)), 3);
+    QuestionEvent restatement = QuestionEvent.restating(view.get("q-1"));
     view.apply(restatement, 4);
     QuestionView late = new QuestionView();
 
@@ -102,7 +102,7 @@ class QuestionViewTest {
     assertThat(late.get("q-1")).isEqualTo(view.get("q-1"));
     Question answered = view.get("q-1");
     QuestionEvent delivered = QuestionEvent.changed(EventType.DELIVERED, answered,
-        answered.withDelivery(new Delivery("slack", "C1/1", null, T0), T0), "c");
+        answered.withDelivery(new Delivery("slack", "C1/1", null, T0), T0));
     assertThat(view.apply(delivered, 5).outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
     assertThat(late.apply(delivered, 5).outcome()).as("both expect the same version").isEqualTo(QuestionView.Outcome.APPLIED);
     assertThat(late.get("q-1")).isEqualTo(view.get("q-1"));
@@ -111,8 +111,8 @@ class QuestionViewTest {
   @Test
   void aRestatementOvertakenByAnotherChangeIsSupersededAndTheQuestionStaysMisstated() {
     Question created = create("q-1", 1);
-    QuestionEvent stale = QuestionEvent.restating(created, "w");
-    view.apply(QuestionEvent.changed(EventType.CANCELLED, created, created.cancel(T0), "x"), 2);
+    QuestionEvent stale = QuestionEvent.restating(created);
+    view.apply(QuestionEvent.changed(EventType.CANCELLED, created, created.cancel(T0)), 2);
 
     assertThat(view.apply(stale, 3).outcome()).isEqualTo(QuestionView.Outcome.SUPERSEDED);
     assertThat(view.misstated()).containsExactly("q-1");
@@ -123,7 +123,7 @@ class QuestionViewTest {
   void aSecondCreateOfOneIdLeavesItMisstated() {
     create("q-1", 1);
 
-    view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null), "w"), 2);
+    view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null)), 2);
 
     assertThat(view.misstated()).containsExactly("q-1");
   }
@@ -157,8 +157,8 @@ class QuestionViewTest {
   void filtersByStatusSenderAndRecipient() {
     Question one = create("q-1", 1);
     create("q-2", 2);
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, one, one.answer("yes", null, T0), "w"), 3);
-    view.apply(QuestionEvent.created(question("q-3", "ark://users/mary", T0.plusSeconds(9), null), "w"), 4);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, one, one.answer("yes", null, T0)), 3);
+    view.apply(QuestionEvent.created(question("q-3", "ark://users/mary", T0.plusSeconds(9), null)), 4);
 
     assertThat(view.list(new QuestionFilter(QuestionStatus.PENDING, null, null), 10, null).items())
         .extracting(Question::id).containsExactly("q-2", "q-3");
@@ -174,8 +174,8 @@ class QuestionViewTest {
     }
     Question second = view.get("q-2");
     Question fourth = view.get("q-4");
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, second, second.answer("a", null, T0), "w"), 7);
-    view.apply(QuestionEvent.changed(EventType.CANCELLED, fourth, fourth.cancel(T0), "w"), 8);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, second, second.answer("a", null, T0)), 7);
+    view.apply(QuestionEvent.changed(EventType.CANCELLED, fourth, fourth.cancel(T0)), 8);
     QuestionFilter pendingForJohn = new QuestionFilter(QuestionStatus.PENDING, "ark://agents/a", "ark://users/john");
 
     QuestionPage first = view.list(pendingForJohn, 2, null);
@@ -197,16 +197,16 @@ class QuestionViewTest {
 
   @Test
   void knowsWhichPendingQuestionsAreDueToExpire() {
-    view.apply(QuestionEvent.created(question("q-late", "ark://users/john", T0, T0.plusSeconds(20)), "w"), 1);
-    view.apply(QuestionEvent.created(question("q-soon", "ark://users/john", T0, T0.plusSeconds(10)), "w"), 2);
-    Question never = view.apply(QuestionEvent.created(question("q-never", "ark://users/john", T0, null), "w"), 3).current();
+    view.apply(QuestionEvent.created(question("q-late", "ark://users/john", T0, T0.plusSeconds(20))), 1);
+    view.apply(QuestionEvent.created(question("q-soon", "ark://users/john", T0, T0.plusSeconds(10))), 2);
+    Question never = view.apply(QuestionEvent.created(question("q-never", "ark://users/john", T0, null)), 3).current();
 
     assertThat(view.dueToExpire(T0.plusSeconds(5), 10)).isEmpty();
     assertThat(view.dueToExpire(T0.plusSeconds(15), 10)).extracting(Question::id).containsExactly("q-soon");
     assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-soon", "q-late");
 
     Question soon = view.get("q-soon");
-    view.apply(QuestionEvent.changed(EventType.ANSWERED, soon, soon.answer("x", null, T0), "w"), 4);
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, soon, soon.answer("x", null, T0)), 4);
     assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-late");
     assertThat(never.expiresAt()).isNull();
   }
@@ -215,7 +215,7 @@ class QuestionViewTest {
   void eventsSurviveTheirJsonForm() throws Exception {
     Question created = question("q-1", "ark://users/john", T0, T0.plusSeconds(5));
     QuestionEvent event = QuestionEvent.changed(EventType.ANSWERED, created.withResourceVersion(3),
-        created.answer("yes", "ark://users/john", T0), "w-1");
+        created.answer("yes", "ark://users/john", T0));
 
     byte[] json = QuestionJson.MAPPER.writeValueAsBytes(event);
     QuestionEvent read = QuestionJson.MAPPER.readValue(json, QuestionEvent.class);
