@@ -136,9 +136,9 @@ public final class Main {
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.
-    KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube", new JsonObject()));
+    KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube"));
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
-        new QueryStatusVerticle(kubeSettings, meters)));
+        new QueryStatusVerticle(kubeSettings, storeClient, meters)));
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);

@@ -1,16 +1,15 @@
 package ark.broker.kube;
 
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
-import ark.broker.bus.Messages.GetQuestion;
-import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.StoreClient;
 import ark.broker.bus.WorkerRole;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
-import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionStatus;
+import ark.broker.reconcile.KeyedWorkQueue;
+import ark.broker.reconcile.PeriodicPass;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,38 +43,35 @@ import java.util.concurrent.Callable;
 public final class QueryStatusVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(QueryStatusVerticle.class);
   private static final QuestionFilter PENDING = new QuestionFilter(QuestionStatus.PENDING, null, null);
-  private static final int PAGE = 1000;
 
   /** What one reconciliation of one Query came to; counted for operators. */
   private enum Outcome { PATCHED, UNCHANGED, TERMINAL, MISSING, UNWATCHED, FAILED }
 
   private final KubeSettings settings;
+  private final StoreClient store;
   private final MeterRegistry meters;
   private final Map<Outcome, Counter> outcomes = new EnumMap<>(Outcome.class);
   private WorkerExecutor executor;
   private QueryApi api;
   private Set<String> namespaces;
+  /** Active while this replica is the worker: the only one that patches. */
+  private PeriodicPass fullPasses;
+  private KeyedWorkQueue<QueryRef> queries;
 
   private PendingQuestions pending = new PendingQuestions();
   /** The index a full pass is building; it receives changes too, so swapping it in loses none. */
   private PendingQuestions rebuilding;
   /** Until the first full list, the index lacks older questions and could wrongly release a Query. */
   private boolean indexComplete;
-  private boolean worker;
 
-  private final Set<QueryRef> inFlight = new HashSet<>();
-  private final Set<QueryRef> again = new HashSet<>();
+  /** Failures in a row per Query, so that only the first is a warning and a recovery is reported. */
   private final Map<QueryRef, Integer> failures = new HashMap<>();
-  private final Set<QueryRef> retryScheduled = new HashSet<>();
   private final Set<QueryRef> reportedMissing = new HashSet<>();
   private final Set<String> reportedUnwatched = new HashSet<>();
-  private boolean passRunning;
-  private boolean passAgain;
-  private boolean passRetryScheduled;
-  private int passFailures;
 
-  public QueryStatusVerticle(KubeSettings settings, MeterRegistry meters) {
+  public QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters) {
     this.settings = settings;
+    this.store = store;
     this.meters = meters;
   }
 
@@ -91,10 +87,13 @@ public final class QueryStatusVerticle extends VerticleBase {
         api = opened;
         namespaces = settings.namespaces().isEmpty() ? Set.of(api.ownNamespace()) : Set.copyOf(settings.namespaces());
         registerMeters();
+        queries = new KeyedWorkQueue<>(vertx, settings.apiThreads(), false, 0,
+            KeyedWorkQueue.RetryPolicy.always(settings.retry()), this::reconcile);
+        fullPasses = new PeriodicPass(vertx, "Full Query status pass", settings.resync().toMillis(), settings.retry(),
+            this::fullPass);
         EventBus bus = vertx.eventBus();
         bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> onChange(m.body().question()));
         WorkerRole.follow(bus, this::workerRole);
-        vertx.setPeriodic(settings.resync().toMillis(), id -> fullPass());
         LOG.info("Query status is on, configured from {}: API server {}, Queries in {}", decision.reason(),
             api.apiServer(), namespaces.contains(KubeSettings.ALL_NAMESPACES) ? "every namespace" : "namespaces " + namespaces);
         return opened;
@@ -114,18 +113,16 @@ public final class QueryStatusVerticle extends VerticleBase {
   }
 
   private void workerRole(boolean active) {
-    if (active == worker) {
+    if (active == fullPasses.isActive()) {
       return;
     }
-    worker = active;
     if (active) {
       LOG.info("This replica is the worker: reconciling every Query's status");
       failures.clear();
-      passFailures = 0;
-      fullPass();
     } else {
       LOG.info("This replica is no longer the worker: leaving Query status to the new one");
     }
+    fullPasses.setActive(active);
   }
 
   private void onChange(Question question) {
@@ -137,55 +134,29 @@ public final class QueryStatusVerticle extends VerticleBase {
       rebuilding.apply(question);
     }
     if (indexComplete) {
-      reconcile(question.query());
+      offer(question.query());
     }
   }
 
   // ---- full pass: every Query the view names, and every Query that shows a question ----
 
-  private void fullPass() {
-    if (!worker) {
-      return;
-    }
-    if (passRunning) {
-      passAgain = true;
-      return;
-    }
-    passRunning = true;
+  private Future<Void> fullPass() {
     PendingQuestions fresh = new PendingQuestions();
     rebuilding = fresh;
-    listPending(fresh, null).compose(listed -> {
-      pending = fresh;
-      rebuilding = null;
-      indexComplete = true;
-      pending.queries().forEach(this::reconcile);
-      return blocking(this::queriesShowingAQuestion);
-    }).onComplete(done -> {
-      rebuilding = null;
-      passRunning = false;
-      if (done.failed()) {
-        passFailed(done.cause());
-        return;
-      }
-      if (passFailures > 0) {
-        LOG.info("Full Query status pass succeeded after {} failed attempts", passFailures);
-        passFailures = 0;
-      }
-      done.result().stream().map(QueryState::ref).filter(ref -> pending.of(ref).isEmpty()).forEach(this::reconcile);
-      if (passAgain) {
-        passAgain = false;
-        fullPass();
-      }
-    });
-  }
-
-  private Future<Void> listPending(PendingQuestions into, String continueToken) {
-    return vertx.eventBus().<QuestionPage>request(Addresses.QUESTIONS_LIST, new ListQuestions(PENDING, PAGE, continueToken))
-        .compose(reply -> {
-          QuestionPage page = reply.body();
-          page.items().forEach(into::apply);
-          return page.continueToken() == null ? Future.succeededFuture() : listPending(into, page.continueToken());
-        });
+    return store.forEach(PENDING, fresh::apply)
+        .andThen(listed -> rebuilding = null)
+        .compose(listed -> {
+          pending = fresh;
+          indexComplete = true;
+          pending.queries().forEach(this::offer);
+          return blocking(this::queriesShowingAQuestion);
+        })
+        .<Void>map(shown -> {
+          shown.stream().map(QueryState::ref).filter(ref -> pending.of(ref).isEmpty()).forEach(this::offer);
+          return null;
+        })
+        // The pass logs the failure's message: make it say what the API server answered, or why it was not reached.
+        .recover(failure -> Future.failedFuture(new IllegalStateException(describe(failure), failure)));
   }
 
   private List<QueryState> queriesShowingAQuestion() {
@@ -196,52 +167,35 @@ public final class QueryStatusVerticle extends VerticleBase {
     return found;
   }
 
-  private void passFailed(Throwable failure) {
-    passFailures++;
-    if (passFailures == 1) {
-      LOG.warn("Full Query status pass failed ({}); retrying with backoff", describe(failure));
-    } else {
-      LOG.debug("Full Query status pass failed again (attempt {}): {}", passFailures, describe(failure));
+  // ---- one Query ----
+
+  private void offer(QueryRef ref) {
+    if (!fullPasses.isActive()) {
+      return;
     }
-    if (!passRetryScheduled) {
-      passRetryScheduled = true;
-      vertx.setTimer(settings.retryDelay(passFailures).toMillis(), id -> {
-        passRetryScheduled = false;
-        fullPass();
-      });
+    if (inScope(ref)) {
+      queries.offer(ref);
+      return;
+    }
+    count(Outcome.UNWATCHED);
+    if (reportedUnwatched.add(ref.namespace())) {
+      LOG.warn("Questions name Query {} in namespace {}, which this broker does not manage (kube.namespaces);"
+          + " its status is left alone", ref, ref.namespace());
     }
   }
 
-  // ---- one Query ----
-
-  /** Brings one Query's status in line with the view; one at a time per Query, again if asked meanwhile. */
-  private void reconcile(QueryRef ref) {
-    if (!worker) {
-      return;
+  /** Brings one Query's status in line with the view; the queue runs it one at a time per Query, and retries it. */
+  private Future<Void> reconcile(QueryRef ref) {
+    if (!fullPasses.isActive()) {
+      return Future.succeededFuture();
     }
-    if (!inScope(ref)) {
-      count(Outcome.UNWATCHED);
-      if (reportedUnwatched.add(ref.namespace())) {
-        LOG.warn("Questions name Query {} in namespace {}, which this broker does not manage (kube.namespaces);"
-            + " its status is left alone", ref, ref.namespace());
-      }
-      return;
-    }
-    if (!inFlight.add(ref)) {
-      again.add(ref);
-      return;
-    }
-    reconcileNow(ref).onComplete(done -> {
-      inFlight.remove(ref);
+    return reconcileNow(ref).andThen(done -> {
       if (done.succeeded()) {
         settled(ref, done.result());
       } else {
         failed(ref, done.cause());
       }
-      if (again.remove(ref)) {
-        reconcile(ref);
-      }
-    });
+    }).mapEmpty();
   }
 
   private Future<Outcome> reconcileNow(QueryRef ref) {
@@ -256,7 +210,7 @@ public final class QueryStatusVerticle extends VerticleBase {
       Future<Optional<StatusPatch>> wanted = waitingOn.isEmpty()
           ? releaseIfSettled(state) : Future.succeededFuture(StatusPatch.waitingFor(state, waitingOn));
       // A replica that lost the worker role meanwhile leaves the patch to the new worker.
-      return wanted.compose(patch -> patch.isPresent() && worker ? apply(ref, patch.get())
+      return wanted.compose(patch -> patch.isPresent() && fullPasses.isActive() ? apply(ref, patch.get())
           : Future.succeededFuture(Outcome.UNCHANGED));
     });
   }
@@ -270,14 +224,8 @@ public final class QueryStatusVerticle extends VerticleBase {
     if (shown == null) {
       return Future.succeededFuture(Optional.empty());
     }
-    return vertx.eventBus().<Question>request(Addresses.QUESTIONS_GET, new GetQuestion(shown))
-        .map(reply -> {
-          Question question = reply.body();
-          return question.isPending() || !state.ref().equals(question.query())
-              ? Optional.<StatusPatch>empty() : StatusPatch.released(state);
-        })
-        .recover(failure -> Failures.codeOf(failure) == Failures.NOT_FOUND
-            ? Future.succeededFuture(Optional.empty()) : Future.failedFuture(failure));
+    return store.find(shown).map(question -> question == null || question.isPending()
+        || !state.ref().equals(question.query()) ? Optional.empty() : StatusPatch.released(state));
   }
 
   private Future<Outcome> apply(QueryRef ref, StatusPatch patch) {
@@ -312,12 +260,6 @@ public final class QueryStatusVerticle extends VerticleBase {
       LOG.warn("Query {} status could not be reconciled ({}); retrying with backoff", ref, describe(failure));
     } else {
       LOG.debug("Query {} status not reconciled yet (attempt {}): {}", ref, attempts, describe(failure));
-    }
-    if (retryScheduled.add(ref)) {
-      vertx.setTimer(settings.retryDelay(attempts).toMillis(), id -> {
-        retryScheduled.remove(ref);
-        reconcile(ref);
-      });
     }
   }
 

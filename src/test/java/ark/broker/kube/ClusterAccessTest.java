@@ -7,8 +7,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,8 +18,14 @@ class ClusterAccessTest {
   @TempDir
   Path dir;
 
-  private static KubeSettings settings(String enabled, String kubeconfig) {
-    return KubeSettings.from(new JsonObject().put("enabled", enabled).put("kubeconfig", kubeconfig));
+  private static KubeSettings settings(String enabled, String kubeconfig) throws Exception {
+    return settings(new JsonObject().put("enabled", enabled).put("kubeconfig", kubeconfig));
+  }
+
+  /** conf/broker.json's kube section with {@code overrides} merged in, as the broker reads it. */
+  private static KubeSettings settings(JsonObject overrides) throws Exception {
+    JsonObject defaults = new JsonObject(Files.readString(Path.of("conf/broker.json"))).getJsonObject("kube");
+    return KubeSettings.from(defaults.mergeIn(overrides));
   }
 
   private Path existing(String name) throws Exception {
@@ -27,7 +33,7 @@ class ClusterAccessTest {
   }
 
   @Test
-  void autoIsOffWithoutAServiceAccountOrAKubeconfig() {
+  void autoIsOffWithoutAServiceAccountOrAKubeconfig() throws Exception {
     ClusterAccess.Decision decision = ClusterAccess.decide(settings("auto", ""), dir.resolve("token"),
         List.of(dir.resolve("config").toString()));
 
@@ -52,7 +58,7 @@ class ClusterAccessTest {
   }
 
   @Test
-  void aKubeconfigThatIsNamedButMissingTurnsAutoOffAndFailsTrue() {
+  void aKubeconfigThatIsNamedButMissingTurnsAutoOffAndFailsTrue() throws Exception {
     String missing = dir.resolve("missing").toString();
 
     assertThat(ClusterAccess.decide(settings("auto", missing), dir.resolve("token"), List.of()).on()).isFalse();
@@ -61,13 +67,17 @@ class ClusterAccessTest {
   }
 
   @Test
-  void settingsRejectAnUnknownModeAndRetriesDoubleUpToTheMaximum() {
+  void settingsRejectAnUnknownModeAndRetriesDoubleUpToTheMaximum() throws Exception {
     assertThatThrownBy(() -> settings("maybe", "")).hasMessageContaining("kube.enabled must be auto, true or false");
+    assertThatThrownBy(() -> settings(new JsonObject().put("retryInitialMillis", 100).put("retryMaxMillis", 50)))
+        .hasMessageContaining("kube.retryMaxMillis at least kube.retryInitialMillis");
 
-    KubeSettings settings = KubeSettings.from(new JsonObject().put("namespaces", new JsonArray().add("a").add(" "))
+    KubeSettings settings = settings(new JsonObject().put("namespaces", new JsonArray().add("a").add(" "))
         .put("retryInitialMillis", 100).put("retryMaxMillis", 1000));
     assertThat(settings.namespaces()).containsExactly("a");
-    assertThat(List.of(1, 2, 3, 4, 5, 30).stream().map(settings::retryDelay).map(Duration::toMillis))
-        .containsExactly(100L, 200L, 400L, 800L, 1000L, 1000L);
+    // Jittered: each wait is drawn from the upper half of one that doubles up to the maximum.
+    Map<Integer, Long> ceilings = Map.of(1, 100L, 2, 200L, 3, 400L, 4, 800L, 5, 1000L, 30, 1000L);
+    ceilings.forEach((failures, ceiling) -> assertThat(settings.retry().delayMillis(failures))
+        .as("after %d failures", failures).isBetween(ceiling / 2, ceiling));
   }
 }

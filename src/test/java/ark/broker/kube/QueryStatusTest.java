@@ -60,6 +60,14 @@ class QueryStatusTest {
     return TestBroker.start(dir.resolve("data"), cluster.brokerConfig(dir));
   }
 
+  /** Creates the Queries, running, and starts a broker that manages their namespace. */
+  private void startBrokerWithRunning(String... queryNames) throws Exception {
+    for (String name : queryNames) {
+      cluster.createQuery(name, "running");
+    }
+    broker = startBroker();
+  }
+
   private JsonObject ask(String queryName, String toolCallId, String extra) throws Exception {
     return broker.ask("{'recipient':'ark://users/john','content':'Deploy?','toolCallId':'" + toolCallId + "',"
         + "'query':{'namespace':'" + MockCluster.NAMESPACE + "','name':'" + queryName + "'}" + extra + "}");
@@ -72,12 +80,13 @@ class QueryStatusTest {
   }
 
   /**
-   * Waits until the Query runs; callers check {@code waitingFor} is gone with {@code getValue(..) == null}
-   * because the API server deletes a key a merge patch sets to null, while the mock keeps it as null.
+   * Waits until the Query runs and checks {@code waitingFor} is gone with {@code getValue(..) == null}, because
+   * the API server deletes a key a merge patch sets to null, while the mock keeps it as null.
    */
-  private JsonObject awaitRunning(String queryName) throws Exception {
-    return until("Query " + queryName + " running", () -> cluster.status(queryName),
-        status -> "running".equals(status.getString("phase")));
+  private void awaitReleased(String queryName) throws Exception {
+    JsonObject status = until("Query " + queryName + " running", () -> cluster.status(queryName),
+        running -> "running".equals(running.getString("phase")));
+    assertThat(status.getValue("waitingFor")).as("Query %s waiting for", queryName).isNull();
   }
 
   private void answer(String questionId) throws Exception {
@@ -86,8 +95,7 @@ class QueryStatusTest {
 
   @Test
   void anAskSetsTheQueryWaitingAndItsAnswerSetsItRunningAgain() throws Exception {
-    cluster.createQuery("release-1", "running");
-    broker = startBroker();
+    startBrokerWithRunning("release-1");
 
     JsonObject question = ask("release-1", "call_abc123", "");
     String id = question.getString("id");
@@ -100,13 +108,12 @@ class QueryStatusTest {
         .isEqualTo(Instant.parse(question.getString("createdAt")).truncatedTo(ChronoUnit.SECONDS).toString());
 
     answer(id);
-    assertThat(awaitRunning("release-1").getValue("waitingFor")).isNull();
+    awaitReleased("release-1");
   }
 
   @Test
   void twoPendingQuestionsKeepTheQueryWaitingUntilBothAreAnswered() throws Exception {
-    cluster.createQuery("release-2", "running");
-    broker = startBroker();
+    startBrokerWithRunning("release-2");
 
     String first = ask("release-2", "call_1", "").getString("id");
     String since = awaitWaitingFor("release-2", first).getJsonObject("waitingFor").getString("since");
@@ -119,22 +126,21 @@ class QueryStatusTest {
         .as("the Query has been waiting since its first question").isEqualTo(since);
 
     answer(second);
-    assertThat(awaitRunning("release-2").getValue("waitingFor")).isNull();
+    awaitReleased("release-2");
   }
 
   @Test
   void aCancelledOrAnExpiredQuestionReleasesTheQuery() throws Exception {
-    cluster.createQuery("release-3", "running");
-    broker = startBroker();
+    startBrokerWithRunning("release-3");
 
     String cancelled = ask("release-3", "call_1", "").getString("id");
     awaitWaitingFor("release-3", cancelled);
     assertThat(broker.delete("/questions/" + cancelled).status()).isEqualTo(200);
-    assertThat(awaitRunning("release-3").getValue("waitingFor")).isNull();
+    awaitReleased("release-3");
 
     String expiring = ask("release-3", "call_2", ",'ttlSeconds':1").getString("id");
     awaitWaitingFor("release-3", expiring);
-    assertThat(awaitRunning("release-3").getValue("waitingFor")).isNull();
+    awaitReleased("release-3");
     assertThat(broker.get("/questions/" + expiring).json().getString("status")).isEqualTo("expired");
   }
 
@@ -172,9 +178,7 @@ class QueryStatusTest {
   @Test
   void aMissingOrDeletedQueryIsReportedOnceAndDoesNotStopTheOthers() throws Exception {
     ListAppender<ILoggingEvent> logged = captureLog();
-    cluster.createQuery("short-lived", "running");
-    cluster.createQuery("release-4", "running");
-    broker = startBroker();
+    startBrokerWithRunning("short-lived", "release-4");
 
     String first = ask("short-lived", "call_1", "").getString("id");
     awaitWaitingFor("short-lived", first);
@@ -187,7 +191,7 @@ class QueryStatusTest {
     String other = ask("release-4", "call_1", "").getString("id");
     awaitWaitingFor("release-4", other);
     answer(other);
-    awaitRunning("release-4");
+    awaitReleased("release-4");
 
     assertThat(logged.list.stream().map(ILoggingEvent::getFormattedMessage).filter(line -> line.contains("does not exist")))
         .containsExactlyInAnyOrder(
@@ -229,15 +233,13 @@ class QueryStatusTest {
 
     broker = startBroker();
 
-    assertThat(awaitRunning("release-6").getValue("waitingFor")).isNull();
+    awaitReleased("release-6");
     awaitWaitingFor("release-7", askedMeanwhile);
   }
 
   @Test
   void aNewWorkerConvergesWhatHappenedWhileThereWasNone() throws Exception {
-    cluster.createQuery("release-8", "running");
-    cluster.createQuery("release-9", "running");
-    broker = startBroker();
+    startBrokerWithRunning("release-8", "release-9");
     String answeredMeanwhile = ask("release-8", "call_1", "").getString("id");
     awaitWaitingFor("release-8", answeredMeanwhile);
 
@@ -246,18 +248,17 @@ class QueryStatusTest {
     String askedMeanwhile = ask("release-9", "call_1", "").getString("id");
     broker.vertx.eventBus().publish(Addresses.WORKER_CHANGED, new WorkerStatus(true));
 
-    assertThat(awaitRunning("release-8").getValue("waitingFor")).isNull();
+    awaitReleased("release-8");
     awaitWaitingFor("release-9", askedMeanwhile);
   }
 
   @Test
   void theBrokerUsesExactlyTheRightsItsRoleGrants() throws Exception {
-    cluster.createQuery("release-10", "running");
-    broker = startBroker();
+    startBrokerWithRunning("release-10");
     String id = ask("release-10", "call_1", "").getString("id");
     awaitWaitingFor("release-10", id);
     answer(id);
-    awaitRunning("release-10");
+    awaitReleased("release-10");
 
     Set<String> used = new TreeSet<>();
     for (RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS); request != null;
