@@ -3,7 +3,10 @@ package ark.broker;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -62,6 +65,23 @@ class ConfigLoaderTest {
       assertThat(config.getJsonObject("store").getBoolean("fsync")).isTrue();
     } finally {
       vertx.close();
+    }
+  }
+
+  @Test
+  void aConfigFileNeedsOnlyTheKeysItChanges(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("broker.json"), "{\"http\": {\"port\": 9999}}");
+    Vertx vertx = Vertx.vertx();
+    try {
+      JsonObject config = ConfigLoader.load(vertx, Map.of(ConfigLoader.CONFIG_FILE_VARIABLE, file.toString()))
+          .await(10, TimeUnit.SECONDS);
+
+      assertThat(config.getJsonObject("http").getInteger("port")).isEqualTo(9999);
+      assertThat(config.getJsonObject("http").getString("host")).as("the rest of the section keeps its defaults")
+          .isEqualTo(ConfigLoader.bundledDefaults().getJsonObject("http").getString("host"));
+      assertThat(config.fieldNames()).containsExactlyInAnyOrderElementsOf(ConfigLoader.bundledDefaults().fieldNames());
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -17,12 +17,12 @@ class ReadYourWritesTest {
   private final ReadYourWrites<String> writes = new ReadYourWrites<>(vertx, 200);
 
   @AfterEach
-  void close() {
+  void close() throws Exception {
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
   @Test
-  void aRecordAppliedBeforeItsAcknowledgementIsTheWritersOutcome() {
+  void aRecordAppliedBeforeItsAcknowledgementIsTheWritersOutcome() throws Exception {
     Promise<Long> append = Promise.promise();
     Future<String> outcome = writes.await(append.future());
 
@@ -34,7 +34,7 @@ class ReadYourWritesTest {
   }
 
   @Test
-  void anAcknowledgementBeforeItsRecordWaitsForTheRecord() {
+  void anAcknowledgementBeforeItsRecordWaitsForTheRecord() throws Exception {
     Promise<Long> append = Promise.promise();
     Future<String> outcome = writes.await(append.future());
 
@@ -47,7 +47,7 @@ class ReadYourWritesTest {
   }
 
   @Test
-  void concurrentWritersEachLearnTheirOwnOutcome() {
+  void concurrentWritersEachLearnTheirOwnOutcome() throws Exception {
     Promise<Long> first = Promise.promise();
     Promise<Long> second = Promise.promise();
     Future<String> firstOutcome = writes.await(first.future());
@@ -63,14 +63,14 @@ class ReadYourWritesTest {
   }
 
   @Test
-  void aFailedAppendFailsTheWrite() {
+  void aFailedAppendFailsTheWrite() throws Exception {
     Future<String> outcome = writes.await(Future.failedFuture(new LogUnavailableException("disk full", null)));
 
     assertThatThrownBy(() -> outcome.await(1, TimeUnit.SECONDS)).hasMessageContaining("disk full");
   }
 
   @Test
-  void aRecordNeverReadBackAnswersThatTheOutcomeIsUnknown() {
+  void aRecordNeverReadBackAnswersThatTheOutcomeIsUnknown() throws Exception {
     Future<String> outcome = writes.await(Future.succeededFuture(7L));
 
     assertThatThrownBy(() -> outcome.await(5, TimeUnit.SECONDS))
