@@ -4,6 +4,8 @@ import ark.broker.log.EventLog.RecordSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.function.Supplier;
+
 /**
  * Enforces {@link EventLog}'s policy for a record that cannot be decoded or applied: it is skipped
  * with one ERROR line, and the log goes on. Every replica runs the same code on the same records, so
@@ -25,20 +27,12 @@ final class SkippingSink implements RecordSink<Object> {
 
   @Override
   public Object decode(long position, byte[] payload) {
-    try {
-      return sink.decode(position, payload);
-    } catch (RuntimeException e) {
-      return skipped(position, e);
-    }
+    return readable(position, () -> sink.decode(position, payload));
   }
 
   @Override
   public Object decodeTombstone(long position, String key) {
-    try {
-      return sink.decodeTombstone(position, key);
-    } catch (RuntimeException e) {
-      return skipped(position, e);
-    }
+    return readable(position, () -> sink.decodeTombstone(position, key));
   }
 
   @Override
@@ -50,6 +44,14 @@ final class SkippingSink implements RecordSink<Object> {
       sink.apply(position, record);
     } catch (RuntimeException e) {
       skipped(position, e);
+    }
+  }
+
+  private Object readable(long position, Supplier<Object> decoding) {
+    try {
+      return decoding.get();
+    } catch (RuntimeException e) {
+      return skipped(position, e);
     }
   }
 

@@ -1,5 +1,6 @@
 package ark.broker.store;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -12,15 +13,12 @@ import io.vertx.core.json.JsonObject;
  *     before it answers that the write is durable but its outcome not yet known
  * @param requestTimeoutMillis how long any room waits for the store's reply before it answers "unavailable"
  */
+@JsonIgnoreProperties({"dataDir", "fsync"})
 public record StoreSettings(int watchHistory, long snapshotEveryEvents, long expiryCheckMillis, long readBackTimeoutMillis,
                             long requestTimeoutMillis) {
 
+  /** Binds the {@code store} section by name; the data directory and fsync belong to the log. */
   public static StoreSettings from(JsonObject store) {
-    return new StoreSettings(
-        store.getInteger("watchHistory"),
-        store.getLong("snapshotEveryEvents"),
-        store.getLong("expiryCheckMillis"),
-        store.getLong("readBackTimeoutMillis"),
-        store.getLong("requestTimeoutMillis"));
+    return store.mapTo(StoreSettings.class);
   }
 }

@@ -1,5 +1,7 @@
 package ark.broker.worker;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 
@@ -13,16 +15,15 @@ import java.util.Map;
  * @param group the consumer group the replicas join
  * @param sessionTimeoutMillis how long the group waits for a silent replica before it moves the role
  */
-public record KafkaWorkerSettings(String bootstrapServers, String topic, String group, long sessionTimeoutMillis,
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record KafkaWorkerSettings(String bootstrapServers, @JsonProperty("questionsTopic") String topic,
+                                  @JsonProperty("workerGroup") String group,
+                                  @JsonProperty("workerSessionTimeoutMillis") long sessionTimeoutMillis,
                                   long requestTimeoutMillis) {
 
+  /** Binds the keys of the {@code kafka} section that the election uses. */
   public static KafkaWorkerSettings from(JsonObject kafka) {
-    return new KafkaWorkerSettings(
-        kafka.getString("bootstrapServers"),
-        kafka.getString("questionsTopic"),
-        kafka.getString("workerGroup"),
-        kafka.getLong("workerSessionTimeoutMillis"),
-        kafka.getLong("requestTimeoutMillis"));
+    return kafka.mapTo(KafkaWorkerSettings.class);
   }
 
   /** A replica that has not reached the group for this long stops working: the group may have moved the role. */
