@@ -12,6 +12,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
+import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.store.SessionStoreVerticle;
@@ -34,7 +35,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -71,11 +71,6 @@ public final class Main {
           // Not on the event loop: exiting runs the shutdown hook, which needs the event loop to close Vert.x.
           new Thread(() -> System.exit(1), "ark-broker-exit").start();
         });
-  }
-
-  /** How long an unused MCP session lives; zero: until its client ends it. */
-  private static Duration sessionIdle(JsonObject config) {
-    return Duration.ofSeconds(config.getJsonObject("mcp").getLong("sessionIdleSeconds"));
   }
 
   /**
@@ -129,10 +124,10 @@ public final class Main {
         ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
         : new SoleWorkerVerticle()));
 
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
-        eventLog(vertx, config, replicated, "sessions"), storeSettings, sessionIdle(config), Clock.systemUTC(), meters));
-    JsonObject mcp = config.getJsonObject("mcp");
-    McpVerticle mcpVerticle = new McpVerticle(mcp, meters, extraMcpFeatures);
+        eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(), Clock.systemUTC(), meters));
+    McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, Clock.systemUTC(), meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.
@@ -148,7 +143,7 @@ public final class Main {
               replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")
                   : "data in " + dataDir.toAbsolutePath().normalize(),
               httpSettings.host(), httpVerticles.get(0).port(),
-              mcp.getString("host"), mcpVerticle.port(), mcp.getString("path"));
+              mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path());
           return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
         });
   }

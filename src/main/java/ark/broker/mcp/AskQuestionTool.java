@@ -1,5 +1,6 @@
 package ark.broker.mcp;
 
+import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
@@ -31,16 +32,14 @@ final class AskQuestionTool implements Tool.Handler {
       answers, the result is an error that says so: do not treat that as an answer. \
       Repeating the same tool call (same query and tool call id) returns the same question instead of asking twice.""";
 
-  private final QuestionBus questions;
+  private final StoreClient store;
   private final QuestionWatch watch;
-  private final TaskObservers observers;
-  private final long pollIntervalMillis;
+  private final QuestionTaskStore tasks;
 
-  AskQuestionTool(QuestionBus questions, QuestionWatch watch, TaskObservers observers, long pollIntervalMillis) {
-    this.questions = questions;
+  AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks) {
+    this.store = store;
     this.watch = watch;
-    this.observers = observers;
-    this.pollIntervalMillis = pollIntervalMillis;
+    this.tasks = tasks;
   }
 
   Tool tool() {
@@ -64,16 +63,15 @@ final class AskQuestionTool implements Tool.Handler {
     } catch (InvalidQuestionException e) {
       return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
     }
-    return questions.create(request).recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
-        .compose(created -> {
-          Question question = created.question();
-          if (question.status().isFinal()) {
-            return Future.succeededFuture(QuestionResults.askResult(question));
-          }
-          ctx.resumable(RESUME_KIND, McpJson.object().put("q", question.id()));
-          ctx.stream();
-          return resume(ctx, question.id());
-        });
+    return store.forRequest(ctx.logName()).create(request).compose(created -> {
+      Question question = created.question();
+      if (question.status().isFinal()) {
+        return Future.succeededFuture(QuestionResults.askResult(question));
+      }
+      ctx.resumable(RESUME_KIND, McpJson.object().put("q", question.id()));
+      ctx.stream();
+      return resume(ctx, question.id());
+    });
   }
 
   @Override
@@ -84,16 +82,14 @@ final class AskQuestionTool implements Tool.Handler {
     } catch (InvalidQuestionException e) {
       return Future.failedFuture(JsonRpcError.invalidParams("The question was not asked: " + e.getMessage()));
     }
-    return questions.create(request).recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
-        .map(created -> {
-          Question question = created.question();
-          observers.observe(question.id(), ctx.session().id());
-          ObjectNode result = McpJson.object();
-          result.set("task", QuestionResults.task(question, pollIntervalMillis));
-          result.putObject("_meta").put("io.modelcontextprotocol/model-immediate-response",
-              "Asked " + question.recipient() + " (question " + question.id() + "). The answer will be this task's result.");
-          return result;
-        });
+    return store.forRequest(ctx.logName()).create(request).map(created -> {
+      Question question = created.question();
+      ObjectNode result = McpJson.object();
+      result.set("task", tasks.observed(ctx, question));
+      result.putObject("_meta").put("io.modelcontextprotocol/model-immediate-response",
+          "Asked " + question.recipient() + " (question " + question.id() + "). The answer will be this task's result.");
+      return result;
+    });
   }
 
   /** Waits for the answer; also how a cut stream of a plain call is finished after GET + Last-Event-ID. */

@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.SessionRepository;
 import io.vertx.core.Future;
@@ -9,15 +10,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Every MCP request names its session, so sessions are read far more than written. This keeps the
+ * MCP sessions kept by the store's session log, so every replica knows every session.
+ *
+ * <p>Every MCP request names its session, so sessions are read far more than written. This keeps the
  * most recently used ones in memory, kept current by the store's published changes (which also carry
  * the changes other replicas make), and asks the store only on a miss.
  */
 final class CachedSessionRepository implements SessionRepository {
-  private final SessionRepository store;
+  private final StoreClient store;
   private final Map<String, McpSession> recent;
 
-  CachedSessionRepository(SessionRepository store, int capacity) {
+  CachedSessionRepository(StoreClient store, int capacity) {
     this.store = store;
     this.recent = new LinkedHashMap<>(1024, 0.75f, true) {
       @Override
@@ -29,7 +32,7 @@ final class CachedSessionRepository implements SessionRepository {
 
   @Override
   public Future<Void> save(McpSession session) {
-    return store.save(session).onSuccess(saved -> recent.put(session.id(), session));
+    return store.saveSession(session.id(), session.toJson()).onSuccess(saved -> recent.put(session.id(), session));
   }
 
   @Override
@@ -40,16 +43,19 @@ final class CachedSessionRepository implements SessionRepository {
     }
     // The store replies and publishes from one event loop, in order: a deletion published after this
     // read reaches changed() after the reply, so a session ended meanwhile does not stay cached.
-    return store.find(id).onSuccess(found -> {
-      if (found != null) {
-        recent.put(id, found);
+    return store.findSession(id).map(document -> {
+      if (document == null) {
+        return null;
       }
+      McpSession found = McpSession.fromJson(document);
+      recent.put(id, found);
+      return found;
     });
   }
 
   @Override
   public Future<Void> delete(String id) {
-    return store.delete(id).onSuccess(deleted -> recent.remove(id));
+    return store.deleteSession(id).onSuccess(deleted -> recent.remove(id));
   }
 
   /** A session changed or ended, here or on another replica. */

@@ -3,12 +3,13 @@ package ark.broker.mcp;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.SessionRecord;
-import ark.broker.bus.SessionIdle;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
+import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
-import ark.broker.mcp.protocol.McpSettings;
 import ark.broker.mcp.protocol.StreamableHttpEndpoint;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,11 +18,9 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
-import java.time.Duration;
-import java.util.List;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -36,44 +35,29 @@ public final class McpVerticle extends VerticleBase {
       decision, approval or information; the answer may take a while, so prefer calling it as a task if your \
       client supports MCP tasks. Use list_pending_questions, get_question and cancel_question to follow up.""";
 
-  private final JsonObject config;
+  private final McpSettings settings;
+  private final StoreClient store;
+  private final Clock clock;
   private final MeterRegistry meters;
   private final Consumer<McpFeatures> extraFeatures;
   private HttpServer server;
 
   /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
-  public McpVerticle(JsonObject config, MeterRegistry meters, Consumer<McpFeatures> extraFeatures) {
-    this.config = config;
+  public McpVerticle(McpSettings settings, StoreClient store, Clock clock, MeterRegistry meters,
+                     Consumer<McpFeatures> extraFeatures) {
+    this.settings = settings;
+    this.store = store;
+    this.clock = clock;
     this.meters = meters;
     this.extraFeatures = extraFeatures;
   }
 
   @Override
   public Future<?> start() {
-    EventBus bus = vertx.eventBus();
-    long storeTimeout = config.getLong("storeTimeoutMillis", 10_000L);
-    long pollInterval = config.getLong("taskPollIntervalMillis", 5_000L);
-    QuestionBus questions = new QuestionBus(bus, storeTimeout);
-    QuestionWatch watch = new QuestionWatch(vertx, questions, config.getLong("progressIntervalSeconds", 10L) * 1000);
-    TaskObservers observers = new TaskObservers(pollInterval);
-    QuestionResources resources = new QuestionResources(questions);
-    AskQuestionTool ask = new AskQuestionTool(questions, watch, observers, pollInterval);
-    QuestionTaskStore tasks = new QuestionTaskStore(questions, watch, observers, pollInterval);
-
-    McpFeatures features = new McpFeatures("ark-broker", version(), INSTRUCTIONS)
-        .tool(ask.tool())
-        .tool(new PendingQuestionsTool(questions).tool())
-        .tool(new GetQuestionTool(questions, watch).tool())
-        .tool(new CancelQuestionTool(questions).tool())
-        .resources(resources)
-        .tasks(tasks)
-        .resumer(AskQuestionTool.RESUME_KIND, ask::resume)
-        .resumer(QuestionTaskStore.RESUME_KIND, tasks::resume);
-    extraFeatures.accept(features);
-
-    CachedSessionRepository sessions = new CachedSessionRepository(new BusSessionRepository(bus, storeTimeout),
-        config.getInteger("sessionCacheSize", 100_000));
-    McpServer mcp = new McpServer(vertx, settings(), features, sessions, (method, failed, nanos) ->
+    CachedSessionRepository sessions = new CachedSessionRepository(store, settings.sessionCacheSize());
+    // The server reads the features only to answer requests, so they can be added once it exists.
+    McpFeatures features = new McpFeatures("ark-broker", version(), INSTRUCTIONS).failures(McpVerticle::asRpcError);
+    McpServer mcp = new McpServer(vertx, settings.server(), features, sessions, clock, (method, failed, nanos) ->
         Timer.builder("ark_broker_mcp_requests")
             .description("MCP requests by method and outcome, including how long waiting calls waited")
             // Clients choose method names: only known ones become tags, so metrics stay bounded.
@@ -86,11 +70,23 @@ public final class McpVerticle extends VerticleBase {
         .description("MCP requests running now, waiting ask_question calls and tasks/result included").register(meters);
     Gauge.builder("ark_broker_mcp_standalone_streams", mcp, McpServer::standaloneStreams)
         .description("Open standalone GET streams of MCP sessions").register(meters);
-    observers.attach(mcp);
-    resources.attach(mcp);
+
+    QuestionWatch watch = new QuestionWatch(vertx, store, settings.progressIntervalMillis());
+    QuestionTaskStore tasks = new QuestionTaskStore(store, watch, mcp, settings.taskPollIntervalMillis());
+    QuestionResources resources = new QuestionResources(store, mcp);
+    AskQuestionTool ask = new AskQuestionTool(store, watch, tasks);
+    features.tool(ask.tool());
+    new FollowUpTools(store, watch).tools().forEach(features::tool);
+    features.resources(resources)
+        .tasks(tasks)
+        .resumer(AskQuestionTool.RESUME_KIND, ask::resume)
+        .resumer(QuestionTaskStore.RESUME_KIND, tasks::resume);
+    extraFeatures.accept(features);
+
+    EventBus bus = vertx.eventBus();
     bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, message -> {
       watch.changed(message.body());
-      observers.changed(message.body().question());
+      tasks.changed(message.body().question());
       resources.changed(message.body());
     });
     bus.<SessionRecord>localConsumer(Addresses.SESSIONS_CHANGED, message -> {
@@ -102,7 +98,7 @@ public final class McpVerticle extends VerticleBase {
       }
     });
 
-    long savePeriod = settings().sessionSaveMillis();
+    long savePeriod = settings.server().sessionSaveMillis();
     if (savePeriod > 0) {
       vertx.setPeriodic(savePeriod, tick -> mcp.keepOpenSessionsAlive());
     }
@@ -110,10 +106,10 @@ public final class McpVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     new StreamableHttpEndpoint(mcp).mount(router);
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
-        .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings().path()))));
+        .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     return vertx.createHttpServer()
         .requestHandler(router)
-        .listen(config.getInteger("port", 8081), config.getString("host", "127.0.0.1"))
+        .listen(settings.port(), settings.host())
         .onSuccess(listening -> server = listening);
   }
 
@@ -121,16 +117,19 @@ public final class McpVerticle extends VerticleBase {
     return server.actualPort();
   }
 
-  private McpSettings settings() {
-    List<String> hosts = config.getJsonArray("allowedHosts").stream().map(Object::toString).toList();
-    return new McpSettings(
-        config.getString("path", "/mcp"),
-        config.getLong("bodyLimitBytes", 1_048_576L),
-        hosts,
-        config.getLong("sseRetryMillis", 1000L),
-        config.getLong("heartbeatSeconds", 15L) * 1000,
-        config.getLong("clientRequestTimeoutSeconds", 300L) * 1000,
-        SessionIdle.period(Duration.ofSeconds(config.getLong("sessionIdleSeconds", 0L))).toMillis());
+  /**
+   * The store's refusals as clients see them: a refused request is the caller's mistake; anything else
+   * means the store is away, an internal error to the client.
+   */
+  static JsonRpcError asRpcError(Throwable failure) {
+    if (!(failure instanceof StoreFailure refused)) {
+      return null;
+    }
+    return switch (refused.reason()) {
+      case INVALID, NOT_FOUND, CONFLICT -> JsonRpcError.invalidParams(refused.getMessage());
+      default -> new JsonRpcError(JsonRpcError.INTERNAL_ERROR,
+          "The question store is unavailable: " + refused.getMessage(), null);
+    };
   }
 
   private static String version() {

@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
@@ -25,15 +26,12 @@ final class QuestionResources implements ResourceProvider {
   static final String PREFIX = "ark://questions/";
   private static final int MAX_PENDING = 1000;
 
-  private final QuestionBus questions;
-  private McpServer server;
+  private final StoreClient store;
+  private final McpServer server;
 
-  QuestionResources(QuestionBus questions) {
-    this.questions = questions;
-  }
-
-  void attach(McpServer mcp) {
-    this.server = mcp;
+  QuestionResources(StoreClient store, McpServer server) {
+    this.store = store;
+    this.server = server;
   }
 
   @Override
@@ -63,21 +61,17 @@ final class QuestionResources implements ResourceProvider {
 
   @Override
   public Future<ArrayNode> read(RequestContext ctx, String uri) {
+    StoreClient forRequest = store.forRequest(ctx.logName());
     if (uri.equals(PENDING)) {
-      return questions.list(new QuestionFilter(QuestionStatus.PENDING, null, null), MAX_PENDING, null)
-          .recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
-          .map(page -> {
-            ObjectNode body = McpJson.object().put("resourceVersion", page.resourceVersion());
-            body.set("questions", QuestionResults.questionsJson(page.items()));
-            return contents(uri, body);
-          });
+      return forRequest.list(new QuestionFilter(QuestionStatus.PENDING, null, null), MAX_PENDING, null).map(page -> {
+        ObjectNode body = McpJson.object().put("resourceVersion", page.resourceVersion());
+        body.set("questions", QuestionResults.questionsJson(page.items()));
+        return contents(uri, body);
+      });
     }
-    String id = uri.substring(PREFIX.length());
-    return questions.find(id)
-        .recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
-        .compose(question -> question == null
-            ? Future.failedFuture(McpServer.resourceNotFound(uri))
-            : Future.succeededFuture(contents(uri, QuestionResults.questionJson(question))));
+    return forRequest.find(uri.substring(PREFIX.length())).compose(question -> question == null
+        ? Future.failedFuture(McpServer.resourceNotFound(uri))
+        : Future.succeededFuture(contents(uri, QuestionResults.questionJson(question))));
   }
 
   /** Tells subscribed sessions listening on this replica that a resource they watch changed. */

@@ -58,6 +58,16 @@ final class QuestionResults {
     return toolResult(text, structured, question.status() == QuestionStatus.CANCELLED || question.status() == QuestionStatus.EXPIRED);
   }
 
+  /** get_question's and cancel_question's result: the question's status, and its answer once answered. */
+  static ObjectNode statusResult(Question question) {
+    return structuredResult(structured(question));
+  }
+
+  /** A successful result whose text is its structured content. */
+  static ObjectNode structuredResult(ObjectNode structured) {
+    return toolResult(McpJson.write(structured), structured, false);
+  }
+
   static ObjectNode toolResult(String text, JsonNode structured, boolean isError) {
     ObjectNode result = McpJson.object();
     result.putArray("content").addObject().put("type", "text").put("text", text);

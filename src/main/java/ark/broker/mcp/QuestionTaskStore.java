@@ -1,8 +1,10 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.Failures;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
+import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.TaskStore;
 import ark.broker.question.Question;
@@ -12,6 +14,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
 /**
  * MCP tasks backed by questions: the task id is the question id and the task's state is read from
  * the question, so a task outlives the connection, the session and the broker process that created it.
@@ -20,29 +27,32 @@ final class QuestionTaskStore implements TaskStore {
   static final String RESUME_KIND = "task-result";
   private static final int PAGE = 100;
 
-  private final QuestionBus questions;
+  private final StoreClient store;
   private final QuestionWatch watch;
-  private final TaskObservers observers;
+  private final McpServer server;
   private final long pollIntervalMillis;
+  /**
+   * Which sessions on this replica asked for or looked at which task, so they get
+   * {@code notifications/tasks/status} when it changes. Best effort, as the spec allows: clients poll
+   * {@code tasks/get} and must not rely on these.
+   */
+  private final Map<String, Set<String>> observers = new HashMap<>();
 
-  QuestionTaskStore(QuestionBus questions, QuestionWatch watch, TaskObservers observers, long pollIntervalMillis) {
-    this.questions = questions;
+  QuestionTaskStore(StoreClient store, QuestionWatch watch, McpServer server, long pollIntervalMillis) {
+    this.store = store;
     this.watch = watch;
-    this.observers = observers;
+    this.server = server;
     this.pollIntervalMillis = pollIntervalMillis;
   }
 
   @Override
   public Future<ObjectNode> get(RequestContext ctx, String taskId) {
-    return existing(taskId).map(question -> {
-      observers.observe(taskId, ctx.session().id());
-      return QuestionResults.task(question, pollIntervalMillis);
-    });
+    return existing(ctx, taskId).map(question -> observed(ctx, question));
   }
 
   @Override
   public Future<ObjectNode> result(RequestContext ctx, String taskId) {
-    return existing(taskId).compose(question -> {
+    return existing(ctx, taskId).compose(question -> {
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.withRelatedTask(QuestionResults.askResult(question), taskId));
       }
@@ -60,13 +70,13 @@ final class QuestionTaskStore implements TaskStore {
   @Override
   public Future<ObjectNode> list(RequestContext ctx, String cursor) {
     QuestionFilter mine = new QuestionFilter(null, Caller.of(ctx).agent(), null);
-    return questions.list(mine, PAGE, cursor)
-        .recover(failure -> Future.failedFuture(Failures.codeOf(failure) == Failures.BAD_REQUEST
-            ? JsonRpcError.invalidParams("invalid cursor") : QuestionBus.asRpcError(failure)))
+    return store.forRequest(ctx.logName()).list(mine, PAGE, cursor)
+        .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.INVALID)
+            ? JsonRpcError.invalidParams("invalid cursor") : failure))
         .map(page -> {
           ObjectNode result = McpJson.object();
           ArrayNode tasks = result.putArray("tasks");
-          page.items().forEach(question -> tasks.add(QuestionResults.task(question, pollIntervalMillis)));
+          page.items().forEach(question -> tasks.add(task(question)));
           if (page.continueToken() != null) {
             result.put("nextCursor", page.continueToken());
           }
@@ -76,16 +86,37 @@ final class QuestionTaskStore implements TaskStore {
 
   @Override
   public Future<ObjectNode> cancel(RequestContext ctx, String taskId) {
-    return existing(taskId).compose(question -> {
+    return existing(ctx, taskId).compose(question -> {
       if (question.status().isFinal()) {
         return Future.failedFuture(alreadyTerminal(question));
       }
-      return questions.cancel(taskId)
-          .recover(failure -> Failures.codeOf(failure) == Failures.CONFLICT
-              ? existing(taskId).compose(now -> Future.failedFuture(alreadyTerminal(now)))
-              : Future.failedFuture(QuestionBus.asRpcError(failure)))
-          .map(cancelled -> QuestionResults.task(cancelled, pollIntervalMillis));
+      return store.forRequest(ctx.logName()).cancel(taskId)
+          .recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.CONFLICT)
+              ? existing(ctx, taskId).compose(now -> Future.failedFuture(alreadyTerminal(now)))
+              : Future.failedFuture(failure))
+          .map(this::task);
     });
+  }
+
+  /** The task of the question, which the asking session now hears about when it changes. */
+  ObjectNode observed(RequestContext ctx, Question question) {
+    observers.computeIfAbsent(question.id(), id -> new LinkedHashSet<>()).add(ctx.session().id());
+    return task(question);
+  }
+
+  /** Tells the sessions observing the question's task, on this replica, that it changed. */
+  void changed(Question question) {
+    Set<String> sessions = question.status().isFinal()
+        ? observers.remove(question.id()) : observers.get(question.id());
+    if (sessions != null) {
+      for (String session : sessions) {
+        server.notifySession(session, "notifications/tasks/status", task(question));
+      }
+    }
+  }
+
+  private ObjectNode task(Question question) {
+    return QuestionResults.task(question, pollIntervalMillis);
   }
 
   private Future<ObjectNode> untilFinal(RequestContext ctx, String taskId) {
@@ -93,8 +124,8 @@ final class QuestionTaskStore implements TaskStore {
         .map(question -> QuestionResults.withRelatedTask(QuestionResults.askResult(question), taskId));
   }
 
-  private Future<Question> existing(String taskId) {
-    return questions.find(taskId).recover(failure -> Future.failedFuture(QuestionBus.asRpcError(failure)))
+  private Future<Question> existing(RequestContext ctx, String taskId) {
+    return store.forRequest(ctx.logName()).find(taskId)
         .compose(question -> question == null
             ? Future.failedFuture(JsonRpcError.invalidParams("Failed to retrieve task: Task not found: " + taskId))
             : Future.succeededFuture(question));
@@ -102,6 +133,6 @@ final class QuestionTaskStore implements TaskStore {
 
   private JsonRpcError alreadyTerminal(Question question) {
     return JsonRpcError.invalidParams("Cannot cancel task: already in terminal status '"
-        + QuestionResults.task(question, pollIntervalMillis).get("status").asText() + "'");
+        + task(question).get("status").asText() + "'");
   }
 }

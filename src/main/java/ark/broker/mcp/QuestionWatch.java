@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.question.EventType;
@@ -23,13 +24,13 @@ import java.util.function.Consumer;
  */
 final class QuestionWatch {
   private final Vertx vertx;
-  private final QuestionBus questions;
+  private final StoreClient store;
   private final long progressIntervalMillis;
   private final Map<String, List<Consumer<QuestionChange>>> listeners = new HashMap<>();
 
-  QuestionWatch(Vertx vertx, QuestionBus questions, long progressIntervalMillis) {
+  QuestionWatch(Vertx vertx, StoreClient store, long progressIntervalMillis) {
     this.vertx = vertx;
-    this.questions = questions;
+    this.store = store;
     this.progressIntervalMillis = progressIntervalMillis;
   }
 
@@ -71,9 +72,9 @@ final class QuestionWatch {
     });
     long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
-    questions.find(id).onComplete(found -> {
+    store.forRequest(ctx.logName()).find(id).onComplete(found -> {
       if (found.failed()) {
-        done.tryFail(QuestionBus.asRpcError(found.cause()));
+        done.tryFail(found.cause());
       } else if (found.result() == null) {
         done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
       } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {

@@ -249,10 +249,7 @@ class AskQuestionMcpTest {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();
     JsonObject call = client.message("tools/call", ask(recipient).put("_meta", new JsonObject().put("progressToken", "p-cut")));
-    String lastEventId;
-    try (SseStream cut = client.stream(call)) {
-      lastEventId = cut.next().id();
-    }
+    String lastEventId = client.cutAfterFirstEvent(call);
     String id = pendingFor(recipient);
 
     try (SseStream resumed = client.get(lastEventId)) {
@@ -260,10 +257,8 @@ class AskQuestionMcpTest {
       JsonObject progress = resumed.next().json();
       assertThat(progress.getJsonObject("params").getString("progressToken")).isEqualTo("p-cut");
       broker.patch("/questions/" + id, "{\"response\":\"yes\"}");
-      JsonObject response = McpTestClient.nextResponse(resumed);
 
-      assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
-      assertThat(response.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("yes");
+      assertThat(McpTestClient.answerTo(call, McpTestClient.nextResponse(resumed))).isEqualTo("yes");
     }
   }
 

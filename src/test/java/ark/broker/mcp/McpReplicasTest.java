@@ -67,17 +67,11 @@ class McpReplicasTest extends OnThreeReplicas {
     McpTestClient onA = new McpTestClient(a.mcp).initialize();
     String recipient = someone();
     JsonObject call = onA.message("tools/call", ask(recipient));
-    String lastEventId;
-    try (SseStream cut = onA.stream(call)) {
-      lastEventId = cut.next().id();
-    }
+    String lastEventId = onA.cutAfterFirstEvent(call);
     c.patch("/questions/" + pendingOn(c, recipient), "{\"response\":\"go\"}");
 
     try (SseStream resumed = on(b, onA).get(lastEventId)) {
-      JsonObject response = McpTestClient.nextResponse(resumed);
-
-      assertThat(response.getLong("id")).isEqualTo(call.getLong("id"));
-      assertThat(response.getJsonObject("result").getJsonObject("structuredContent").getString("response")).isEqualTo("go");
+      assertThat(McpTestClient.answerTo(call, McpTestClient.nextResponse(resumed))).isEqualTo("go");
     }
   }
 

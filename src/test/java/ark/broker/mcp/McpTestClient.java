@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * A plain MCP client over HTTP for the tests: every byte of the Streamable HTTP exchange is visible,
  * so headers, statuses, priming events and event ids can be asserted.
@@ -147,6 +149,13 @@ public final class McpTestClient {
     return SseStream.open(http, post(message.encode()).build());
   }
 
+  /** Sends a request whose reply is a stream and cuts it after its first event, as a proxy might: the id to resume from. */
+  public String cutAfterFirstEvent(JsonObject message) throws Exception {
+    try (SseStream cut = stream(message)) {
+      return cut.next().id();
+    }
+  }
+
   /** Reads {@code stream} up to the next JSON-RPC response (past the priming event and notifications). */
   public static JsonObject nextResponse(SseStream stream) throws Exception {
     while (true) {
@@ -158,6 +167,12 @@ public final class McpTestClient {
         return event.json();
       }
     }
+  }
+
+  /** The person's answer in the tool result of {@code response}, which must answer {@code call}. */
+  public static String answerTo(JsonObject call, JsonObject response) {
+    assertThat(response.getLong("id")).as("the id of the call it answers").isEqualTo(call.getLong("id"));
+    return response.getJsonObject("result").getJsonObject("structuredContent").getString("response");
   }
 
   /** GET on the endpoint: the standalone stream, or a resumed one with Last-Event-ID. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** What a server offers: tools, resources, prompts, completions, tasks, and how to resume cut requests. */
 public final class McpFeatures {
@@ -22,6 +23,7 @@ public final class McpFeatures {
   final List<ResourceProvider> resources = new ArrayList<>();
   final Map<String, Resumer> resumers = new LinkedHashMap<>();
   TaskStore tasks;
+  Function<Throwable, JsonRpcError> failures = failure -> null;
   Completions completions = (ctx, ref, argument) ->
       Future.succeededFuture(McpJson.object().<ObjectNode>set("values", McpJson.array()).put("hasMore", false));
 
@@ -52,6 +54,15 @@ public final class McpFeatures {
 
   public McpFeatures completions(Completions provider) {
     this.completions = provider;
+    return this;
+  }
+
+  /**
+   * How the features' own failures (a store refusing a request, say) look to clients: the error to answer
+   * with, or null for an internal error.
+   */
+  public McpFeatures failures(Function<Throwable, JsonRpcError> translation) {
+    this.failures = translation;
     return this;
   }
 

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -30,9 +31,10 @@ public final class McpServer {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Vertx vertx;
-  private final McpSettings settings;
+  private final ServerSettings settings;
   private final McpFeatures features;
   private final SessionRepository sessions;
+  private final Clock clock;
   private final Map<String, RequestContext> inFlight = new HashMap<>();
   private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
   private final Map<String, StandaloneStream> standalone = new HashMap<>();
@@ -53,12 +55,13 @@ public final class McpServer {
     void finished(String method, boolean failed, long nanos);
   }
 
-  public McpServer(Vertx vertx, McpSettings settings, McpFeatures features, SessionRepository sessions,
+  public McpServer(Vertx vertx, ServerSettings settings, McpFeatures features, SessionRepository sessions, Clock clock,
                    RequestObserver observer) {
     this.vertx = vertx;
     this.settings = settings;
     this.features = features;
     this.sessions = sessions;
+    this.clock = clock;
     this.observer = observer;
   }
 
@@ -66,7 +69,7 @@ public final class McpServer {
     return vertx;
   }
 
-  McpSettings settings() {
+  ServerSettings settings() {
     return settings;
   }
 
@@ -84,7 +87,7 @@ public final class McpServer {
     ObjectNode clientInfo = McpJson.objectOrEmpty(params, "clientInfo");
     ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
     String version = ProtocolVersions.negotiate(requested);
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     McpSession session = new McpSession(newSessionId(), version, clientInfo, capabilities, null, java.util.Set.of(),
         now, now);
     ObjectNode result = McpJson.object().put("protocolVersion", version);
@@ -106,8 +109,9 @@ public final class McpServer {
    */
   void used(McpSession session) {
     long period = settings.sessionSaveMillis();
-    if (period > 0 && session.savedAt().plusMillis(period).isBefore(Instant.now()) && marking.add(session.id())) {
-      saveSession(session.savedAt(Instant.now()))
+    Instant now = clock.instant();
+    if (period > 0 && session.savedAt().plusMillis(period).isBefore(now) && marking.add(session.id())) {
+      saveSession(session.savedAt(now))
           .onComplete(done -> marking.remove(session.id()))
           .onFailure(failure -> LOG.debug("MCP session {} could not be marked as in use: {}", abbreviate(session.id()),
               failure.getMessage()));
@@ -164,28 +168,46 @@ public final class McpServer {
       return switch (ctx.method()) {
         case "ping" -> Future.succeededFuture(McpJson.object());
         case "logging/setLevel" -> setLogLevel(ctx);
-        case "tools/list" -> listed(ctx, "tools", features.tools.values().stream().map(Tool::definition).toList());
-        case "tools/call" -> callTool(ctx);
-        case "resources/list" -> listResources(ctx);
-        case "resources/templates/list" -> listed(ctx, "resourceTemplates",
-            features.resources.stream().flatMap(p -> p.templates().stream()).toList());
-        case "resources/read" -> readResource(ctx);
         case "resources/subscribe" -> subscribe(ctx, true);
         case "resources/unsubscribe" -> subscribe(ctx, false);
-        case "prompts/list" -> listed(ctx, "prompts", features.prompts.values().stream().map(Prompt::definition).toList());
-        case "prompts/get" -> getPrompt(ctx);
-        case "completion/complete" -> complete(ctx);
-        case "tasks/get" -> tasks(ctx).get(ctx, taskId(ctx)).map(JsonNode.class::cast);
-        case "tasks/result" -> tasks(ctx).result(ctx, taskId(ctx)).map(JsonNode.class::cast);
-        case "tasks/list" -> tasks(ctx).list(ctx, cursor(ctx)).map(JsonNode.class::cast);
-        case "tasks/cancel" -> tasks(ctx).cancel(ctx, taskId(ctx)).map(JsonNode.class::cast);
         case "initialize" -> throw new JsonRpcError(JsonRpcError.INVALID_REQUEST,
             "Invalid Request: this session is already initialized", null);
-        default -> throw JsonRpcError.methodNotFound(ctx.method());
+        default -> translated(offered(ctx));
       };
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
+  }
+
+  /** The methods the features answer. */
+  private Future<JsonNode> offered(RequestContext ctx) {
+    return switch (ctx.method()) {
+      case "tools/list" -> listed(ctx, "tools", features.tools.values().stream().map(Tool::definition).toList());
+      case "tools/call" -> callTool(ctx);
+      case "resources/list" -> listResources(ctx);
+      case "resources/templates/list" -> listed(ctx, "resourceTemplates",
+          features.resources.stream().flatMap(p -> p.templates().stream()).toList());
+      case "resources/read" -> readResource(ctx);
+      case "prompts/list" -> listed(ctx, "prompts", features.prompts.values().stream().map(Prompt::definition).toList());
+      case "prompts/get" -> getPrompt(ctx);
+      case "completion/complete" -> complete(ctx);
+      case "tasks/get" -> tasks(ctx).get(ctx, taskId(ctx)).map(JsonNode.class::cast);
+      case "tasks/result" -> tasks(ctx).result(ctx, taskId(ctx)).map(JsonNode.class::cast);
+      case "tasks/list" -> tasks(ctx).list(ctx, cursor(ctx)).map(JsonNode.class::cast);
+      case "tasks/cancel" -> tasks(ctx).cancel(ctx, taskId(ctx)).map(JsonNode.class::cast);
+      default -> throw JsonRpcError.methodNotFound(ctx.method());
+    };
+  }
+
+  /**
+   * The features' failures as the features translate them; the rest, and failures of the server's own
+   * work such as saving the session, stay internal errors.
+   */
+  private Future<JsonNode> translated(Future<JsonNode> work) {
+    return work.recover(failure -> {
+      JsonRpcError error = failure instanceof JsonRpcError ? null : features.failures.apply(failure);
+      return Future.failedFuture(error == null ? failure : error);
+    });
   }
 
   /** Finishes a request whose stream was cut, from the token of its last event id. */
@@ -196,7 +218,7 @@ public final class McpServer {
     }
     ctx.resumable(token.kind(), token.state());
     ctx.stream();
-    return resumer.resume(ctx, token.state());
+    return translated(resumer.resume(ctx, token.state()));
   }
 
   void notification(McpSession session, JsonRpcMessage message) {

@@ -53,6 +53,11 @@ public final class RequestContext {
     return requestId;
   }
 
+  /** How logs name this request: the start of its session's id, which is a secret, and its JSON-RPC id. */
+  public String logName() {
+    return McpServer.abbreviate(session.id()) + "/" + requestId.asText();
+  }
+
   public String method() {
     return method;
   }

@@ -26,7 +26,7 @@ public final class StreamableHttpEndpoint {
   public static final String VERSION_HEADER = "MCP-Protocol-Version";
 
   private final McpServer server;
-  private final McpSettings settings;
+  private final ServerSettings settings;
   private final HostPolicy hosts;
 
   public StreamableHttpEndpoint(McpServer server) {

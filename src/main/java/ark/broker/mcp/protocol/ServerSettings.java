@@ -14,7 +14,7 @@ import java.util.List;
  * @param sessionSaveMillis a session in use is saved again when its last save is older than this, so
  *     the store does not end it as idle; zero when sessions never idle out
  */
-public record McpSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
-                          long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis,
-                          long sessionSaveMillis) {
+public record ServerSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
+                             long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis,
+                             long sessionSaveMillis) {
 }

@@ -1,0 +1,36 @@
+package ark.broker.mcp;
+
+import ark.broker.bus.SessionIdle;
+import ark.broker.mcp.protocol.ServerSettings;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+
+/**
+ * The MCP surface's settings, from the {@code mcp} section.
+ *
+ * @param server how the protocol endpoint behaves
+ * @param sessionIdle how long an unused session lives (the session store ends it then); zero: until its
+ *     client ends it
+ * @param progressIntervalMillis a call waiting for an answer tells its client how it stands this often
+ * @param taskPollIntervalMillis how often clients are told to poll a task
+ * @param sessionCacheSize how many sessions each replica keeps in memory
+ */
+public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
+                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize) {
+
+  public static McpSettings from(JsonObject mcp) {
+    Duration sessionIdle = Duration.ofSeconds(mcp.getLong("sessionIdleSeconds"));
+    ServerSettings server = new ServerSettings(
+        mcp.getString("path"),
+        mcp.getLong("bodyLimitBytes"),
+        mcp.getJsonArray("allowedHosts").stream().map(Object::toString).toList(),
+        mcp.getLong("sseRetryMillis"),
+        mcp.getLong("heartbeatSeconds") * 1000,
+        mcp.getLong("clientRequestTimeoutSeconds") * 1000,
+        SessionIdle.period(sessionIdle).toMillis());
+    return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
+        mcp.getLong("progressIntervalSeconds") * 1000, mcp.getLong("taskPollIntervalMillis"),
+        mcp.getInteger("sessionCacheSize"));
+  }
+}
