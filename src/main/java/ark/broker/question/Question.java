@@ -19,24 +19,14 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Question(
     String id,
-    String sender,
-    String recipient,
-    List<String> channels,
-    String content,
-    String context,
-    List<String> options,
-    Priority priority,
-    boolean blocking,
-    QuestionStatus status,
-    String response,
-    String answeredBy,
-    Instant createdAt,
-    Instant updatedAt,
-    Instant answeredAt,
-    Instant expiresAt,
-    QueryRef query,
-    String toolCallId,
-    String idempotencyKey,
+    // what was asked, of whom, by whom
+    String sender, String recipient, List<String> channels, String content, String context, List<String> options,
+    Priority priority, boolean blocking,
+    // what became of it
+    QuestionStatus status, String response, String answeredBy,
+    Instant createdAt, Instant updatedAt, Instant answeredAt, Instant expiresAt,
+    // where it came from
+    QueryRef query, String toolCallId, String idempotencyKey,
     List<Delivery> deliveries,
     @JsonFormat(shape = JsonFormat.Shape.STRING) @JsonInclude(JsonInclude.Include.NON_DEFAULT) long resourceVersion) {
 

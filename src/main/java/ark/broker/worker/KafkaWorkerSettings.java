@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.common.TopicPartition;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -27,6 +28,11 @@ public record KafkaWorkerSettings(String bootstrapServers, @JsonProperty("questi
   }
 
   /** A replica that has not reached the group for this long stops working: the group may have moved the role. */
+  /** The partition whose owner is the worker. */
+  TopicPartition ownedPartition() {
+    return new TopicPartition(topic, 0);
+  }
+
   long contactLostAfterMillis() {
     return sessionTimeoutMillis / 2;
   }

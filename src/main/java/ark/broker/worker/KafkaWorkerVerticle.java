@@ -11,7 +11,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -32,7 +31,6 @@ public final class KafkaWorkerVerticle extends VerticleBase {
 
   private final KafkaWorkerSettings settings;
   private final MeterRegistry meters;
-  private final TopicPartition partition;
   private Consumer<String, byte[]> kafka;
   private KafkaReadStream<String, byte[]> member;
   private boolean owner;
@@ -42,7 +40,6 @@ public final class KafkaWorkerVerticle extends VerticleBase {
   public KafkaWorkerVerticle(KafkaWorkerSettings settings, MeterRegistry meters) {
     this.settings = settings;
     this.meters = meters;
-    this.partition = new TopicPartition(settings.topic(), 0);
   }
 
   @Override
@@ -53,14 +50,14 @@ public final class KafkaWorkerVerticle extends VerticleBase {
     kafka = new KafkaConsumer<>(settings.consumer(), new StringDeserializer(), new ByteArrayDeserializer());
     member = KafkaReadStream.create(vertx, kafka);
     member.partitionsAssignedHandler(partitions -> {
-      if (partitions.contains(partition)) {
-        member.pause(Set.of(partition));
+      if (partitions.contains(settings.ownedPartition())) {
+        member.pause(Set.of(settings.ownedPartition()));
         owner = true;
         decide();
       }
     });
     member.partitionsRevokedHandler(partitions -> {
-      if (partitions.contains(partition)) {
+      if (partitions.contains(settings.ownedPartition())) {
         owner = false;
         decide();
       }
