@@ -17,14 +17,7 @@ import java.util.Map;
  * clicks, comments). Passed as it came, raw body and headers, to the channel room, which checks the
  * signature and decides the answer; this surface only writes that answer back.
  */
-final class ChannelEvents {
-  private final EventBus bus;
-  private final long timeoutMillis;
-
-  ChannelEvents(EventBus bus, long timeoutMillis) {
-    this.bus = bus;
-    this.timeoutMillis = timeoutMillis;
-  }
+record ChannelEvents(EventBus bus, long timeoutMillis) {
 
   void forward(RoutingContext ctx) {
     Map<String, String> headers = new HashMap<>();

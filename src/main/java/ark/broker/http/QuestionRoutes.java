@@ -16,16 +16,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** The {@code /questions} resource: list, watch, create, read, answer, cancel. */
-final class QuestionRoutes {
+record QuestionRoutes(StoreClient store, WatchHub hub) {
   private static final long RETRY_MILLIS = 2000;
-
-  private final StoreClient store;
-  private final WatchHub hub;
-
-  QuestionRoutes(StoreClient store, WatchHub hub) {
-    this.store = store;
-    this.hub = hub;
-  }
 
   void list(RoutingContext ctx) {
     ListRequest request = ListRequest.parse(ctx.queryParams(), ctx.request().getHeader("Last-Event-ID"));

@@ -21,18 +21,10 @@ import java.util.List;
  * {@code ark://questions/{id}} (one question). Subscribers get {@code notifications/resources/updated}
  * when what they watch changes, on their session's standalone stream.
  */
-final class QuestionResources implements ResourceProvider {
+record QuestionResources(StoreClient store, McpServer server) implements ResourceProvider {
   static final String PENDING = "ark://questions/pending";
   static final String PREFIX = "ark://questions/";
   private static final int MAX_PENDING = 1000;
-
-  private final StoreClient store;
-  private final McpServer server;
-
-  QuestionResources(StoreClient store, McpServer server) {
-    this.store = store;
-    this.server = server;
-  }
 
   @Override
   public Future<List<ObjectNode>> list(RequestContext ctx) {
