@@ -1,17 +1,13 @@
 package ark.broker.channel;
 
-import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
-import ark.broker.bus.Messages.AnswerQuestion;
-import ark.broker.bus.Messages.GetQuestion;
-import ark.broker.bus.Messages.ListQuestions;
+import ark.broker.bus.Messages.InboundResponse;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
-import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionStatus;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,35 +16,42 @@ import java.util.Objects;
 /**
  * Answers questions for people who answer in a channel, on whichever replica their request lands. The
  * store decides (first answer wins, options constrain); this adds who may answer and the leniency a
- * typed answer needs.
+ * typed answer needs. The store's refusals become the inbound request's status here (404 unknown, 400
+ * not an option, 409 not pending).
  */
-final class Answering {
-  private static final int PAGE = 1000;
+public final class Answering {
+  private static final QuestionFilter PENDING = new QuestionFilter(QuestionStatus.PENDING, null, null);
 
-  private final EventBus bus;
+  private final StoreClient store;
   private final Directory directory;
   private final boolean onlyRecipients;
 
-  Answering(EventBus bus, Directory directory, boolean onlyRecipients) {
-    this.bus = bus;
+  Answering(StoreClient store, Directory directory, boolean onlyRecipients) {
+    this.store = store;
     this.directory = directory;
     this.onlyRecipients = onlyRecipients;
   }
 
-  Future<Question> question(String id, String requestId) {
-    return ask(Addresses.QUESTIONS_GET, new GetQuestion(id), requestId);
+  public Future<Question> question(String id, String requestId) {
+    return refusedAsProblem(store.forRequest(requestId).get(id));
   }
 
   /** Every pending question, for a channel that must find which of them a reply is about. */
-  Future<List<Question>> pending(String requestId) {
-    return pendingAfter(null, new ArrayList<>(), requestId);
+  public Future<List<Question>> pending(String requestId) {
+    List<Question> found = new ArrayList<>();
+    return refusedAsProblem(store.forRequest(requestId).forEach(PENDING, found::add).map(done -> found));
+  }
+
+  /** Answers the question with this id, as {@link #answer(Question, String, String, String)} does. */
+  public Future<Question> answer(String questionId, String given, String identity, String requestId) {
+    return question(questionId, requestId).compose(question -> answer(question, given, identity, requestId));
   }
 
   /**
    * Answers as {@code identity}. An answer equal to an option but for letter case counts as that option.
    * The same person giving the same answer again (a redelivered request) gets the question back.
    */
-  Future<Question> answer(Question question, String given, String identity, String requestId) {
+  public Future<Question> answer(Question question, String given, String identity, String requestId) {
     InboundProblem notAllowed = refusal(question, identity);
     if (notAllowed != null) {
       return Future.failedFuture(notAllowed);
@@ -58,16 +61,21 @@ final class Answering {
         && Objects.equals(question.answeredBy(), identity)) {
       return Future.succeededFuture(question);
     }
-    return ask(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(question.id(), response, identity), requestId);
+    return refusedAsProblem(store.forRequest(requestId).answer(question.id(), response, identity));
   }
 
   /** Why {@code identity} may not answer the question (403), or null if they may. */
-  InboundProblem refusal(Question question, String identity) {
+  public InboundProblem refusal(Question question, String identity) {
     if (onlyRecipients && !directory.isAddressedTo(question.recipient(), identity)) {
       return new InboundProblem(403, "question " + question.id() + " is for " + question.recipient() + "; "
           + identity + " may not answer it");
     }
     return null;
+  }
+
+  /** What a channel's service is told when its request answered a question. */
+  public static InboundResponse answered(Question question) {
+    return Inbound.json(200, new JsonObject().put("status", "answered").put("question", question.id()));
   }
 
   private static String asOption(Question question, String response) {
@@ -81,22 +89,8 @@ final class Answering {
     return response;
   }
 
-  private Future<List<Question>> pendingAfter(String continueToken, List<Question> found, String requestId) {
-    QuestionFilter pending = new QuestionFilter(QuestionStatus.PENDING, null, null);
-    return this.<QuestionPage>ask(Addresses.QUESTIONS_LIST, new ListQuestions(pending, PAGE, continueToken), requestId)
-        .compose(page -> {
-          found.addAll(page.items());
-          return page.continueToken() == null ? Future.succeededFuture(found) : pendingAfter(page.continueToken(), found, requestId);
-        });
-  }
-
-  /** Asks the store; its refusal becomes the inbound request's status (404 unknown, 400 not an option, 409 not pending). */
-  private <T> Future<T> ask(String address, Object body, String requestId) {
-    DeliveryOptions options = new DeliveryOptions();
-    if (requestId != null) {
-      options.addHeader(Addresses.REQUEST_ID_HEADER, requestId);
-    }
-    return bus.<T>request(address, body, options).map(reply -> reply.body())
-        .recover(failure -> Future.failedFuture(new InboundProblem(Failures.codeOf(failure), failure.getMessage())));
+  private static <T> Future<T> refusedAsProblem(Future<T> call) {
+    return call.recover(failure -> Future.failedFuture(
+        new InboundProblem(StoreFailure.of(failure).reason().code, failure.getMessage())));
   }
 }

@@ -24,7 +24,7 @@ import java.time.format.DateTimeParseException;
  * question. A response that is not a success becomes a {@link DeliveryFailure} saying whether and when
  * to try again.
  */
-final class ApiClient {
+public final class ApiClient {
   private final HttpClientAgent client;
   private final Clock clock;
   private final long timeoutMillis;
@@ -36,8 +36,26 @@ final class ApiClient {
     this.timeoutMillis = timeoutMillis;
   }
 
+  /**
+   * The http(s) URL at {@code path} (its last part is the key in {@code section}), without a trailing
+   * slash, to build a channel's calls on.
+   */
+  public static String baseUrl(JsonObject section, String path) {
+    String url = section.getString(path.substring(path.lastIndexOf('.') + 1));
+    URI uri;
+    try {
+      uri = url == null ? null : URI.create(url);
+    } catch (IllegalArgumentException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+      throw new IllegalArgumentException(path + " must be an absolute http or https URL, not '" + url + "'");
+    }
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
   /** The response, whatever its status; fails only when no response came (then it may or may not have taken effect). */
-  Future<ApiResponse> send(HttpMethod method, String url, MultiMap headers, Buffer body) {
+  public Future<ApiResponse> send(HttpMethod method, String url, MultiMap headers, Buffer body) {
     RequestOptions options = new RequestOptions()
         .setMethod(method)
         .setAbsoluteURI(url)
@@ -56,7 +74,7 @@ final class ApiClient {
    * The failure a non-2xx response means: 408, 429 and 5xx are worth retrying (429 after its
    * {@code Retry-After}), other statuses are not.
    */
-  DeliveryFailure failureOf(String what, ApiResponse response) {
+  public DeliveryFailure failureOf(String what, ApiResponse response) {
     int status = response.status();
     boolean retryable = status == 408 || status == 429 || status >= 500;
     return new DeliveryFailure(what + " answered HTTP " + status, retryable, retryAfterMillis(response.headers()),
@@ -64,7 +82,7 @@ final class ApiClient {
   }
 
   /** {@code Retry-After} as delay-seconds or as an HTTP date, in milliseconds from now; -1 if absent or unreadable. */
-  long retryAfterMillis(MultiMap headers) {
+  public long retryAfterMillis(MultiMap headers) {
     String value = headers.get("Retry-After");
     if (value == null || value.isBlank()) {
       return -1;
@@ -91,13 +109,13 @@ final class ApiClient {
     return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
   }
 
-  record ApiResponse(int status, MultiMap headers, Buffer body) {
-    boolean ok() {
+  public record ApiResponse(int status, MultiMap headers, Buffer body) {
+    public boolean ok() {
       return status >= 200 && status < 300;
     }
 
     /** The body as a JSON object, or an empty one if it is not one. */
-    JsonObject json() {
+    public JsonObject json() {
       try {
         Object value = body.length() == 0 ? null : body.toJsonValue();
         return value instanceof JsonObject object ? object : new JsonObject();

@@ -11,7 +11,7 @@ import java.time.Instant;
  * channel names are its own and how to post, find and finish a post; {@link Dispatcher} decides when.
  * Calls fail with {@link DeliveryFailure}.
  */
-interface Channel {
+public interface Channel {
   /** How long before a question's creation time to look for an earlier post of it: clocks of replicas differ. */
   long LOOK_BACK_SECONDS = 300;
 

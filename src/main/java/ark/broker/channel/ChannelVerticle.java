@@ -4,7 +4,12 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.bus.Messages.QuestionChange;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure.Reason;
 import ark.broker.bus.WorkerRole;
+import ark.broker.channel.github.GitHubChannel;
+import ark.broker.channel.slack.SlackChannel;
+import ark.broker.channel.webhook.WebhookChannel;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -29,13 +34,15 @@ public final class ChannelVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelVerticle.class);
 
   private final ChannelSettings settings;
+  private final StoreClient store;
   private final Clock clock;
   private final Map<String, Inbound> inbound = new HashMap<>();
   private ApiClient client;
   private Dispatcher dispatcher;
 
-  public ChannelVerticle(ChannelSettings settings, Clock clock) {
+  public ChannelVerticle(ChannelSettings settings, StoreClient store, Clock clock) {
     this.settings = settings;
+    this.store = store;
     this.clock = clock;
   }
 
@@ -43,24 +50,23 @@ public final class ChannelVerticle extends VerticleBase {
   public Future<?> start() {
     EventBus bus = vertx.eventBus();
     client = new ApiClient(vertx, clock, settings.requestTimeoutMillis());
-    Answering answering = new Answering(bus, settings.directory(), settings.onlyRecipientsMayAnswer());
+    Answering answering = new Answering(store, settings.directory(), settings.onlyRecipientsMayAnswer());
     List<Channel> channels = new ArrayList<>();
     if (settings.slack() != null) {
-      SlackApi slack = new SlackApi(client, settings.slack());
-      channels.add(new SlackChannel(slack, settings.slack(), settings.directory(), clock));
-      inbound.put("slack", new SlackInteractions(new SlackSignature(settings.slack().signingSecret(), clock), slack,
-          answering, settings.directory()));
+      SlackChannel slack = new SlackChannel(client, settings.slack(), settings.directory(), clock);
+      channels.add(slack);
+      inbound.put("slack", slack.interactions(answering));
     }
     if (settings.github() != null) {
-      GitHubApi github = new GitHubApi(client, settings.github(), clock);
-      channels.add(new GitHubChannel(github, settings.github(), settings.directory(), clock));
-      inbound.put("github", new GitHubWebhook(new GitHubSignature(settings.github().webhookSecret()), github, answering,
-          settings.directory(), new RecentIds(settings.github().rememberDeliveries())));
+      GitHubChannel github = new GitHubChannel(client, settings.github(), settings.directory(), clock);
+      channels.add(github);
+      inbound.put("github", github.webhook(answering));
     }
     if (settings.webhook() != null) {
       channels.add(new WebhookChannel(client, settings.webhook(), clock));
     }
-    dispatcher = new Dispatcher(vertx, new Destinations(channels, settings.routes()), settings.backoff(), clock);
+    dispatcher = new Dispatcher(vertx, store, new Destinations(channels, settings.routes()), settings.backoff(),
+        settings.resyncMillis(), clock);
 
     List<Future<Void>> registered = new ArrayList<>();
     registered.add(bus.<InboundRequest>localConsumer(Addresses.CHANNELS_INBOUND, this::inbound).completion());
@@ -96,7 +102,7 @@ public final class ChannelVerticle extends VerticleBase {
     String requestId = message.headers().get(Addresses.REQUEST_ID_HEADER);
     Inbound handler = inbound.get(request.channel());
     if (handler == null) {
-      message.fail(404, "no channel named '" + request.channel() + "' takes requests on this broker");
+      message.fail(Reason.NOT_FOUND.code, "no channel named '" + request.channel() + "' takes requests on this broker");
       return;
     }
     boolean[] answered = {false};
@@ -125,7 +131,7 @@ public final class ChannelVerticle extends VerticleBase {
       } else if (done.cause() instanceof InboundProblem problem) {
         message.fail(problem.status, problem.getMessage());
       } else {
-        message.fail(500, "internal error");
+        message.fail(Reason.INTERNAL.code, "internal error");
       }
     });
   }

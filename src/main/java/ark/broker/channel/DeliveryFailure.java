@@ -1,7 +1,10 @@
 package ark.broker.channel;
 
+import ark.broker.reconcile.Backoff;
+import ark.broker.reconcile.KeyedWorkQueue.RetryPolicy;
+
 /**
- * A call to a channel's API that did not do its job.
+ * A call to a channel's API (or to the store, on a delivery's behalf) that did not do its job.
  *
  * @param retryable whether trying again may succeed (rate limits, server errors, timeouts); if not, the
  *     request itself is wrong for that service and repeating it would only fail again
@@ -9,18 +12,18 @@ package ark.broker.channel;
  * @param mayHaveTakenEffect whether the service may have done it anyway (a timeout or a 5xx after the
  *     request was sent): a post is then looked for before it is made again
  */
-final class DeliveryFailure extends RuntimeException {
+public final class DeliveryFailure extends RuntimeException {
   final boolean retryable;
   final long retryAfterMillis;
   final boolean mayHaveTakenEffect;
   /** The service's own name for the error (Slack's {@code error}), or null. */
-  final String serviceError;
+  private final String serviceError;
 
-  DeliveryFailure(String message, boolean retryable, long retryAfterMillis, boolean mayHaveTakenEffect) {
+  public DeliveryFailure(String message, boolean retryable, long retryAfterMillis, boolean mayHaveTakenEffect) {
     this(message, retryable, retryAfterMillis, mayHaveTakenEffect, null);
   }
 
-  DeliveryFailure(String message, boolean retryable, long retryAfterMillis, boolean mayHaveTakenEffect, String serviceError) {
+  public DeliveryFailure(String message, boolean retryable, long retryAfterMillis, boolean mayHaveTakenEffect, String serviceError) {
     super(message, null, false, false);
     this.retryable = retryable;
     this.retryAfterMillis = retryAfterMillis;
@@ -28,7 +31,18 @@ final class DeliveryFailure extends RuntimeException {
     this.serviceError = serviceError;
   }
 
-  static DeliveryFailure permanent(String message) {
-    return new DeliveryFailure(message, false, -1, false);
+  /** Whether the service named the error {@code error}. */
+  public static boolean isServiceError(Throwable failure, String error) {
+    return failure instanceof DeliveryFailure delivery && error.equals(delivery.serviceError);
+  }
+
+  /**
+   * When a destination tries again (its queue keeps its interval too): after the {@code Retry-After}
+   * its service asked for, else after {@code backoff}; never after a failure retrying cannot fix.
+   */
+  static RetryPolicy retries(Backoff backoff) {
+    return (failure, failures) -> failure instanceof DeliveryFailure delivery && delivery.retryable
+        ? (delivery.retryAfterMillis >= 0 ? delivery.retryAfterMillis : backoff.delayMillis(failures))
+        : -1;
   }
 }

@@ -8,5 +8,5 @@ package ark.broker.channel;
  * @param label what the asker is told ("Slack #ops")
  * @param target the channel's own address of the place (a Slack conversation id, {@code owner/repo#12})
  */
-record Destination(Channel channel, String name, String key, String label, String target) {
+public record Destination(Channel channel, String name, String key, String label, String target) {
 }

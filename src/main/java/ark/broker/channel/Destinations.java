@@ -20,10 +20,6 @@ final class Destinations {
     this.rules = List.copyOf(rules);
   }
 
-  boolean isEmpty() {
-    return channels.isEmpty();
-  }
-
   /** One destination per place; when two names lead to the same place, the first one names it. */
   List<Destination> of(Question question) {
     Map<String, Destination> byKey = new LinkedHashMap<>();

@@ -28,7 +28,7 @@ public final class Directory {
 
   static Directory from(JsonObject directory) {
     Directory result = new Directory();
-    directory.getJsonObject("users", new JsonObject()).forEach(user -> {
+    directory.getJsonObject("users").forEach(user -> {
       String identity = ArkUri.require("channels.directory.users key", USERS + user.getKey());
       JsonObject accounts = (JsonObject) user.getValue();
       String slack = accounts.getString("slack");
@@ -42,7 +42,7 @@ public final class Directory {
         result.gitHubLogins.put(identity, github);
       }
     });
-    directory.getJsonObject("teams", new JsonObject()).forEach(team -> {
+    directory.getJsonObject("teams").forEach(team -> {
       String identity = ArkUri.require("channels.directory.teams key", TEAMS + team.getKey());
       Set<String> members = new HashSet<>();
       ((JsonArray) team.getValue()).forEach(member -> members.add(USERS + member));
@@ -51,21 +51,21 @@ public final class Directory {
     return result;
   }
 
-  String identityOfSlackUser(String userId) {
+  public String identityOfSlackUser(String userId) {
     return bySlackId.getOrDefault(userId, USERS + "slack:" + userId);
   }
 
-  String identityOfGitHubUser(String login) {
+  public String identityOfGitHubUser(String login) {
     return byGitHubLogin.getOrDefault(login.toLowerCase(Locale.ROOT), USERS + "github:" + login);
   }
 
   /** The Slack user id of an identity, for a mention, or null. */
-  String slackUserOf(String identity) {
+  public String slackUserOf(String identity) {
     return slackIds.get(identity);
   }
 
   /** The GitHub login of an identity, for a mention, or null. */
-  String gitHubLoginOf(String identity) {
+  public String gitHubLoginOf(String identity) {
     return gitHubLogins.get(identity);
   }
 

@@ -1,20 +1,19 @@
 package ark.broker.channel;
 
-import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
-import ark.broker.bus.Messages.GetQuestion;
-import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.Messages.RecordDelivery;
+import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
+import ark.broker.bus.StoreFailure.Reason;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
-import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionStatus;
+import ark.broker.reconcile.Backoff;
+import ark.broker.reconcile.KeyedWorkQueue;
+import ark.broker.reconcile.PeriodicPass;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +27,9 @@ import java.util.Map;
 /**
  * Delivers questions to their destinations, on the worker only. Level-triggered: it looks at each
  * question as the store has it ("pending, and no record of a Slack post yet"), when it becomes the
- * worker and after every change, so a new worker finishes what the last one left and the recorded
- * deliveries keep anyone from posting twice.
+ * worker, after every change and in a full pass every {@code channels.resyncSeconds}, so a new worker
+ * finishes what the last one left and the recorded deliveries keep anyone from posting twice. Each
+ * destination has its own ordered queue, so one that is down or rate-limited holds up only itself.
  *
  * <p>The one gap a record cannot close is a crash between a post and its record. So a post is made
  * without looking first only when this process saw the question created while it was the worker and
@@ -38,16 +38,16 @@ import java.util.Map;
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
-  private static final int PAGE = 500;
   /** Bounds the memory of what this worker saw happen; forgetting only costs a look before a post. */
   private static final int REMEMBERED = 100_000;
 
   private final Vertx vertx;
-  private final EventBus bus;
+  private final StoreClient store;
   private final Destinations destinations;
   private final Backoff backoff;
   private final Clock clock;
-  private final Map<String, DeliveryQueue> queues = new HashMap<>();
+  private final PeriodicPass scan;
+  private final Map<String, KeyedWorkQueue<Job>> queues = new HashMap<>();
   /** The status each question had when this worker saw it change into it. */
   private final Map<String, QuestionStatus> seenLive = bounded();
   /** Attempts whose result is unknown (timeout, 5xx): the next one looks before it posts. */
@@ -56,43 +56,46 @@ final class Dispatcher {
   private final Map<String, Delivery> unrecorded = new HashMap<>();
   /** Work a channel refused for good, by question status: not tried again until the next activation. */
   private final Map<String, Boolean> refused = bounded();
-  private boolean active;
-  private long scanTimer = -1;
 
-  Dispatcher(Vertx vertx, Destinations destinations, Backoff backoff, Clock clock) {
+  /** One question's work for one destination; the destination's queue runs them one at a time, oldest first. */
+  private record Job(String questionId, Destination destination) {
+  }
+
+  Dispatcher(Vertx vertx, StoreClient store, Destinations destinations, Backoff backoff, long resyncMillis, Clock clock) {
     this.vertx = vertx;
-    this.bus = vertx.eventBus();
+    this.store = store;
     this.destinations = destinations;
     this.backoff = backoff;
     this.clock = clock;
+    this.scan = new PeriodicPass(vertx, "Channel delivery pass", resyncMillis, backoff,
+        () -> store.forEach(QuestionFilter.ALL, question -> consider(question, destinations.of(question))));
   }
 
-  /** This process became the worker: go through every question once, then follow the changes. */
+  /** This process became the worker: go through every question, then follow the changes. */
   void activate() {
-    if (active || destinations.isEmpty()) {
-      return;
+    if (!scan.isActive()) {
+      LOG.info("Channels: this broker is the worker now; checking every question for deliveries due");
+      scan.setActive(true);
     }
-    active = true;
-    LOG.info("Channels: this broker is the worker now; checking every question for deliveries due");
-    scan(null, 1);
   }
 
   /** This process is no longer the worker: drop the waiting work (the next worker finds it again). */
   void deactivate() {
-    if (active) {
-      stop();
+    if (scan.isActive()) {
+      dropWork();
       LOG.info("Channels: this broker is no longer the worker; deliveries stopped here");
     }
   }
 
   /** Stops without a word: the broker is shutting down. */
   void stop() {
-    active = false;
-    if (scanTimer >= 0) {
-      vertx.cancelTimer(scanTimer);
-      scanTimer = -1;
-    }
-    queues.values().forEach(DeliveryQueue::stop);
+    dropWork();
+    scan.stop();
+  }
+
+  private void dropWork() {
+    scan.setActive(false);
+    queues.values().forEach(KeyedWorkQueue::stop);
     queues.clear();
     seenLive.clear();
     unsure.clear();
@@ -100,7 +103,7 @@ final class Dispatcher {
   }
 
   void onChange(QuestionChange change) {
-    if (!active) {
+    if (!scan.isActive()) {
       return;
     }
     Question question = change.question();
@@ -118,38 +121,19 @@ final class Dispatcher {
     consider(question, places);
   }
 
-  private void scan(String continueToken, int attempt) {
-    scanTimer = -1;
-    if (!active) {
-      return;
-    }
-    bus.<QuestionPage>request(Addresses.QUESTIONS_LIST, new ListQuestions(QuestionFilter.ALL, PAGE, continueToken))
-        .onSuccess(reply -> {
-          reply.body().items().forEach(question -> consider(question, destinations.of(question)));
-          if (reply.body().continueToken() != null) {
-            scan(reply.body().continueToken(), 1);
-          }
-        })
-        .onFailure(failure -> {
-          // Usually the store is still replaying its log; the worker role can come first.
-          LOG.debug("Channels: listing questions failed ({}); trying again", failure.getMessage());
-          scanTimer = vertx.setTimer(backoff.delayMillis(attempt), fired -> scan(continueToken, attempt + 1));
-        });
-  }
-
   private void consider(Question question, List<Destination> places) {
     for (Destination destination : places) {
-      if (isDue(question, destination) && !refused.containsKey(jobKey(question, destination) + " " + question.status())) {
-        queues.computeIfAbsent(destination.key(), key -> newQueue(destination)).offer(question.id(), destination);
+      if (scan.isActive() && isDue(question, destination)
+          && !refused.containsKey(jobKey(question, destination) + " " + question.status())) {
+        queues.computeIfAbsent(destination.key(), key -> newQueue(destination)).offer(new Job(question.id(), destination));
       }
     }
   }
 
-  private DeliveryQueue newQueue(Destination destination) {
-    DeliveryQueue[] queue = new DeliveryQueue[1];
-    queue[0] = new DeliveryQueue(vertx, destination.channel().intervalMillis(), backoff, this::deliver,
-        () -> queues.remove(destination.key(), queue[0]));
-    return queue[0];
+  private KeyedWorkQueue<Job> newQueue(Destination destination) {
+    KeyedWorkQueue<Job> queue = new KeyedWorkQueue<>(vertx, 1, true, destination.channel().intervalMillis(),
+        DeliveryFailure.retries(backoff), this::deliver);
+    return queue.onIdle(() -> queues.remove(destination.key(), queue));
   }
 
   private boolean isDue(Question question, Destination destination) {
@@ -161,10 +145,10 @@ final class Dispatcher {
   }
 
   /** One destination's work for one question, decided on the question as the store has it now. */
-  private Future<Void> deliver(String questionId, Destination destination) {
-    return storeCall(bus.<Question>request(Addresses.QUESTIONS_GET, new GetQuestion(questionId)).map(reply -> reply.body()))
-        .compose(question -> deliver(question, destination)
-            .onFailure(failure -> reportFailure(question, destination, failure)));
+  private Future<Void> deliver(Job job) {
+    return fromStore(store.get(job.questionId()))
+        .compose(question -> deliver(question, job.destination())
+            .onFailure(failure -> reportFailure(question, job.destination(), failure)));
   }
 
   private Future<Void> deliver(Question question, Destination destination) {
@@ -219,16 +203,15 @@ final class Dispatcher {
   }
 
   private Future<Question> record(String questionId, Delivery delivery) {
-    return storeCall(bus.<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(questionId, delivery))
-        .map(reply -> reply.body()));
+    return fromStore(store.recordDelivery(questionId, delivery));
   }
 
   /** The store not answering is worth waiting for; a question it does not know is not. */
-  private static <T> Future<T> storeCall(Future<T> call) {
+  private static <T> Future<T> fromStore(Future<T> call) {
     return call.recover(failure -> {
-      int code = Failures.codeOf(failure);
+      Reason reason = StoreFailure.of(failure).reason();
       return Future.failedFuture(new DeliveryFailure("the store refused: " + failure.getMessage(),
-          code == Failures.UNAVAILABLE || code == Failures.INTERNAL, -1, false));
+          reason == Reason.UNAVAILABLE || reason == Reason.INTERNAL, -1, false));
     });
   }
 
@@ -239,7 +222,7 @@ final class Dispatcher {
   }
 
   private void reportFailure(Question question, Destination destination, Throwable failure) {
-    if (!active) {
+    if (!scan.isActive()) {
       return; // stopped meanwhile: whatever failed is the next worker's to do
     }
     if (failure instanceof DeliveryFailure delivery && delivery.retryable) {

@@ -8,12 +8,12 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 
 /** HMAC-SHA256, the scheme Slack, GitHub and the broker's own webhook all sign with. */
-final class Hmac {
+public final class Hmac {
   private Hmac() {
   }
 
   /** Lower-case hex of HMAC-SHA256 over the parts, in order, as one message. */
-  static String sha256Hex(Secret key, byte[]... parts) {
+  public static String sha256Hex(Secret key, byte[]... parts) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key.reveal().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -27,7 +27,7 @@ final class Hmac {
   }
 
   /** Compares in time that does not depend on where the strings differ, so a forger learns nothing from timing. */
-  static boolean sameSignature(String expected, String given) {
+  public static boolean sameSignature(String expected, String given) {
     return given != null && MessageDigest.isEqual(
         expected.getBytes(StandardCharsets.UTF_8), given.getBytes(StandardCharsets.UTF_8));
   }

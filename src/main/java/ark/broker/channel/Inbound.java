@@ -7,7 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /** What a channel does with the requests its service sends the broker. Refusals fail with {@link InboundProblem}. */
-interface Inbound {
+public interface Inbound {
   /** @param requestId the REST request's id, for the log lines this request causes anywhere */
   Future<InboundResponse> handle(InboundRequest request, String requestId);
 

@@ -12,7 +12,7 @@ import java.util.List;
  * given (a missing field matches anything) also goes to {@code channels}. A rule with no fields at all
  * sends every question there.
  */
-public record RoutingRule(String recipient, String sender, String priority, List<String> channels) {
+record RoutingRule(String recipient, String sender, String priority, List<String> channels) {
 
   static RoutingRule from(JsonObject rule, String where) {
     List<String> channels = new ArrayList<>();

@@ -13,10 +13,12 @@ import java.util.Set;
 /**
  * Work to do per key, as a controller's work queue does it: a key offered while it waits is queued once;
  * a key offered while it runs runs again afterwards (the newest state counts); never two runs of one
- * key at once; at most {@code concurrency} keys at a time, {@code intervalMillis} between starts; a
- * failure the {@link RetryPolicy} retries keeps the key waiting for its delay. An {@code ordered} queue
- * runs its keys strictly oldest first, so a key waiting to be retried holds up those behind it (a
- * destination that is down or rate-limited pauses as a whole). Used from one event loop only.
+ * key at once; at most {@code concurrency} keys at a time, {@code intervalMillis} between starts and
+ * from the end of a run to the next start (a run may read for a while before the call the interval
+ * paces); a failure the {@link RetryPolicy} retries keeps the key waiting for its delay. An
+ * {@code ordered} queue runs its keys strictly oldest first, so a key waiting to be retried holds up
+ * those behind it (a destination that is down or rate-limited pauses as a whole). Used from one event
+ * loop only.
  */
 public final class KeyedWorkQueue<K> {
 
@@ -60,9 +62,13 @@ public final class KeyedWorkQueue<K> {
     this.intervalMillis = intervalMillis;
     this.retry = retry;
     this.work = work;
+    this.nextStart = System.nanoTime();
   }
 
-  /** Called whenever the queue has nothing left to do: its owner may drop it. */
+  /**
+   * Called whenever the queue has nothing left to do and its interval has passed since the last run:
+   * its owner may drop it, and a new queue for the same keys still keeps the interval.
+   */
   public KeyedWorkQueue<K> onIdle(Runnable onIdle) {
     this.onIdle = onIdle;
     return this;
@@ -108,7 +114,7 @@ public final class KeyedWorkQueue<K> {
       start(next);
       nextStart = now + intervalMillis * 1_000_000;
     }
-    if (waiting.isEmpty() && running.isEmpty()) {
+    if (waiting.isEmpty() && running.isEmpty() && now - nextStart >= 0) {
       onIdle.run();
       return;
     }
@@ -147,6 +153,7 @@ public final class KeyedWorkQueue<K> {
     if (stopped) {
       return;
     }
+    nextStart = System.nanoTime() + intervalMillis * 1_000_000;
     long delay = -1;
     if (failure != null) {
       int failed = failures.merge(key, 1, Integer::sum);
@@ -174,10 +181,10 @@ public final class KeyedWorkQueue<K> {
   }
 
   private void scheduleNextPump(long now) {
-    if (running.size() >= concurrency || waiting.isEmpty()) {
+    if (running.size() >= concurrency || (waiting.isEmpty() && !running.isEmpty())) {
       return;
     }
-    long earliest = Long.MAX_VALUE;
+    long earliest = waiting.isEmpty() ? 0 : Long.MAX_VALUE;
     for (long at : waiting.values()) {
       earliest = Math.min(earliest, at - now);
       if (ordered) {

@@ -1,5 +1,7 @@
 package ark.broker.channel;
 
+import ark.broker.channel.github.GitHubChannel;
+import ark.broker.channel.slack.SlackChannel;
 import ark.broker.question.Priority;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionStatus;
@@ -7,6 +9,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -16,8 +22,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The channels section: what is on, where names lead, who may answer, and refusals of bad settings. */
 class ChannelSettingsTest {
+  /** The section as the broker reads it: {@code overrides} over the defaults in conf/broker.json. */
+  private static JsonObject withDefaults(JsonObject overrides) {
+    try {
+      return new JsonObject(Files.readString(Path.of("conf/broker.json"))).getJsonObject("channels").mergeIn(overrides, true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static JsonObject channels() {
-    return new JsonObject()
+    return withDefaults(new JsonObject()
         .put("routes", new JsonArray().add(new JsonObject().put("priority", "high").put("channels", new JsonArray().add("slack:alerts"))))
         .put("directory", new JsonObject()
             .put("users", new JsonObject().put("ann", new JsonObject().put("slack", "U1").put("github", "Ann-H")))
@@ -26,7 +41,7 @@ class ChannelSettingsTest {
             .put("conversations", new JsonObject().put("ops", "C1").put("alerts", "C2")).put("defaultConversation", "ops"))
         .put("github", new JsonObject().put("enabled", true).put("token", "t").put("webhookSecret", "w")
             .put("repositories", new JsonArray().add("Acme/App")))
-        .put("webhook", new JsonObject().put("enabled", false));
+        .put("webhook", new JsonObject().put("enabled", false)));
   }
 
   private static Destinations destinations(ChannelSettings settings) {
@@ -73,7 +88,7 @@ class ChannelSettingsTest {
 
   @Test
   void everythingIsOffByDefault() {
-    ChannelSettings settings = ChannelSettings.from(new JsonObject());
+    ChannelSettings settings = ChannelSettings.from(withDefaults(new JsonObject()));
 
     assertThat(settings.slack()).isNull();
     assertThat(settings.github()).isNull();

@@ -56,8 +56,10 @@ class FakeService implements AutoCloseable {
     server.createContext("/", exchange -> {
       try (exchange) {
         Received request = read(exchange);
-        received.add(request);
         Reply reply = reply(request);
+        // Only now: a test that saw the request may look at what the service did with it.
+        received.add(request);
+        beforeReplying(request, reply);
         reply.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
@@ -76,6 +78,10 @@ class FakeService implements AutoCloseable {
   /** What to answer; a fake service of its own kind answers here instead of through a responder. */
   Reply reply(Received request) throws Exception {
     return responder.reply(request);
+  }
+
+  /** Called once the request is done and recorded, before its reply goes out. */
+  void beforeReplying(Received request, Reply reply) throws InterruptedException {
   }
 
   String baseUrl() {

@@ -83,23 +83,26 @@ final class FakeSlack extends FakeService {
   }
 
   @Override
-  Reply reply(Received request) throws InterruptedException {
+  Reply reply(Received request) {
     if (!("Bearer " + TOKEN).equals(request.header("Authorization"))) {
       return Reply.json(200, ok(false).put("error", "invalid_auth"));
     }
     String method = request.path().substring(request.path().lastIndexOf('/') + 1);
-    Reply answer = switch (method) {
+    return switch (method) {
       case "chat.postMessage" -> post(request.json());
       case "chat.update" -> update(request.json());
       case "conversations.history" -> history(request.query());
       case "chat.postEphemeral", "views.open" -> Reply.json(200, ok(true));
       default -> Reply.json(200, ok(false).put("error", "unknown_method"));
     };
+  }
+
+  @Override
+  void beforeReplying(Received request, Reply reply) throws InterruptedException {
     CountDownLatch held = hold;
-    if (held != null && method.equals(heldMethod) && answer.status() == 200) {
+    if (held != null && request.path().endsWith("/" + heldMethod) && reply.status() == 200) {
       held.await(60, TimeUnit.SECONDS);
     }
-    return answer;
   }
 
   private Reply post(JsonObject body) {

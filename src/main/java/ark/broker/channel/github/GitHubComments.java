@@ -1,5 +1,6 @@
-package ark.broker.channel;
+package ark.broker.channel.github;
 
+import ark.broker.channel.Directory;
 import ark.broker.question.Question;
 
 import java.util.stream.Collectors;

@@ -1,6 +1,12 @@
-package ark.broker.channel;
+package ark.broker.channel.slack;
 
-import ark.broker.channel.ChannelSettings.SlackSettings;
+import ark.broker.channel.Answering;
+import ark.broker.channel.ApiClient;
+import ark.broker.channel.Channel;
+import ark.broker.channel.DeliveryFailure;
+import ark.broker.channel.Destination;
+import ark.broker.channel.Directory;
+import ark.broker.channel.Inbound;
 import ark.broker.question.Delivery;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
@@ -19,7 +25,7 @@ import java.util.Map;
  * conversation id themselves, so they cannot make the bot post anywhere the configuration did not allow.
  * A delivery's ref is {@code <conversation id>/<message ts>}.
  */
-final class SlackChannel implements Channel {
+public final class SlackChannel implements Channel {
   private static final int HISTORY_PAGES = 20;
 
   private final SlackApi api;
@@ -27,11 +33,16 @@ final class SlackChannel implements Channel {
   private final Directory directory;
   private final Clock clock;
 
-  SlackChannel(SlackApi api, SlackSettings settings, Directory directory, Clock clock) {
-    this.api = api;
+  public SlackChannel(ApiClient client, SlackSettings settings, Directory directory, Clock clock) {
+    this.api = new SlackApi(client, settings);
     this.settings = settings;
     this.directory = directory;
     this.clock = clock;
+  }
+
+  /** What takes Slack's requests (clicks, forms) for the questions this channel posts. */
+  public Inbound interactions(Answering answering) {
+    return new SlackInteractions(new SlackSignature(settings.signingSecret(), clock), api, answering, directory);
   }
 
   @Override
@@ -94,8 +105,7 @@ final class SlackChannel implements Channel {
         .put("ts", posted.ref().substring(slash + 1));
     return api.post("chat.update", update).<Void>mapEmpty().recover(failure -> {
       // A message someone deleted has nothing left to update.
-      boolean gone = failure instanceof DeliveryFailure delivery && "message_not_found".equals(delivery.serviceError);
-      return gone ? Future.succeededFuture() : Future.failedFuture(failure);
+      return DeliveryFailure.isServiceError(failure, "message_not_found") ? Future.succeededFuture() : Future.failedFuture(failure);
     });
   }
 

@@ -1,5 +1,6 @@
-package ark.broker.channel;
+package ark.broker.channel.slack;
 
+import ark.broker.channel.Directory;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionStatus;
 import io.vertx.core.json.JsonArray;

@@ -1,6 +1,9 @@
-package ark.broker.channel;
+package ark.broker.channel.slack;
 
 import ark.broker.bus.Messages.InboundRequest;
+import ark.broker.channel.Hmac;
+import ark.broker.channel.InboundProblem;
+import ark.broker.channel.Secret;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -10,16 +13,8 @@ import java.time.Clock;
  * HMAC-SHA256, keyed with the app's signing secret, of {@code v0:<X-Slack-Request-Timestamp>:<raw body>}.
  * Requests more than five minutes from now either way are refused, so a captured request cannot be replayed later.
  */
-final class SlackSignature {
+record SlackSignature(Secret signingSecret, Clock clock) {
   static final long WINDOW_SECONDS = 300;
-
-  private final Secret signingSecret;
-  private final Clock clock;
-
-  SlackSignature(Secret signingSecret, Clock clock) {
-    this.signingSecret = signingSecret;
-    this.clock = clock;
-  }
 
   void verify(InboundRequest request) {
     String timestamp = request.header("X-Slack-Request-Timestamp");

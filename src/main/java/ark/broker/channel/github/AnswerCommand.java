@@ -1,4 +1,4 @@
-package ark.broker.channel;
+package ark.broker.channel.github;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

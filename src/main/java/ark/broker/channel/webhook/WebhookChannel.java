@@ -1,6 +1,9 @@
-package ark.broker.channel;
+package ark.broker.channel.webhook;
 
-import ark.broker.channel.ChannelSettings.WebhookSettings;
+import ark.broker.channel.ApiClient;
+import ark.broker.channel.Channel;
+import ark.broker.channel.Destination;
+import ark.broker.channel.Hmac;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.Question;
@@ -26,15 +29,15 @@ import java.time.temporal.ChronoUnit;
  * {@code channels.webhook.secret}. People answer through the REST API. A delivery's ref is the id of
  * the first event sent.
  */
-final class WebhookChannel implements Channel {
-  static final String NAME = "webhook";
+public final class WebhookChannel implements Channel {
+  private static final String NAME = "webhook";
   private static final Duration FINISHED_WITHIN = Duration.ofHours(1);
 
   private final ApiClient client;
   private final WebhookSettings settings;
   private final Clock clock;
 
-  WebhookChannel(ApiClient client, WebhookSettings settings, Clock clock) {
+  public WebhookChannel(ApiClient client, WebhookSettings settings, Clock clock) {
     this.client = client;
     this.settings = settings;
     this.clock = clock;

@@ -1,6 +1,11 @@
-package ark.broker.channel;
+package ark.broker.channel.github;
 
-import ark.broker.channel.ChannelSettings.GitHubSettings;
+import ark.broker.channel.Answering;
+import ark.broker.channel.ApiClient;
+import ark.broker.channel.Channel;
+import ark.broker.channel.Destination;
+import ark.broker.channel.Directory;
+import ark.broker.channel.Inbound;
 import ark.broker.question.Delivery;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
@@ -17,7 +22,7 @@ import java.util.Locale;
  * {@code channels.github.defaultIssue}. The outcome is a second comment. A delivery's ref is
  * {@code owner/repo#123/comments/<comment id>}.
  */
-final class GitHubChannel implements Channel {
+public final class GitHubChannel implements Channel {
   static final String COMMENTS = "/comments/";
   private static final int PAGES = 30;
 
@@ -26,11 +31,17 @@ final class GitHubChannel implements Channel {
   private final Directory directory;
   private final Clock clock;
 
-  GitHubChannel(GitHubApi api, GitHubSettings settings, Directory directory, Clock clock) {
-    this.api = api;
+  public GitHubChannel(ApiClient client, GitHubSettings settings, Directory directory, Clock clock) {
+    this.api = new GitHubApi(client, settings, clock);
     this.settings = settings;
     this.directory = directory;
     this.clock = clock;
+  }
+
+  /** What takes GitHub's webhook deliveries (answer comments) for the questions this channel comments. */
+  public Inbound webhook(Answering answering) {
+    return new GitHubWebhook(new GitHubSignature(settings.webhookSecret()), api, answering, directory,
+        new RecentIds(settings.rememberDeliveries()));
   }
 
   @Override

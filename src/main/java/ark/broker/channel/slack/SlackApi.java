@@ -1,7 +1,8 @@
-package ark.broker.channel;
+package ark.broker.channel.slack;
 
+import ark.broker.channel.ApiClient;
 import ark.broker.channel.ApiClient.ApiResponse;
-import ark.broker.channel.ChannelSettings.SlackSettings;
+import ark.broker.channel.DeliveryFailure;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
@@ -14,17 +15,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Slack's Web API ({@code channels.slack.apiBaseUrl}), with the bot token. A reply without {@code ok: true} is a failure. */
-final class SlackApi {
+record SlackApi(ApiClient client, SlackSettings settings) {
   /** Slack's own trouble, worth another try; it may have done the call before failing. */
   private static final Set<String> PASSING_ERRORS = Set.of("internal_error", "fatal_error", "service_unavailable", "request_timeout");
-
-  private final ApiClient client;
-  private final SlackSettings settings;
-
-  SlackApi(ApiClient client, SlackSettings settings) {
-    this.client = client;
-    this.settings = settings;
-  }
 
   /** A write method ({@code chat.postMessage}, {@code chat.update}, ...) with a JSON body. */
   Future<JsonObject> post(String method, JsonObject body) {

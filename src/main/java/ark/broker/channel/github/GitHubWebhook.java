@@ -1,7 +1,11 @@
-package ark.broker.channel;
+package ark.broker.channel.github;
 
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
+import ark.broker.channel.Answering;
+import ark.broker.channel.Directory;
+import ark.broker.channel.Inbound;
+import ark.broker.channel.InboundProblem;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.json.DecodeException;
@@ -20,22 +24,9 @@ import java.util.List;
  * reaches another replica still changes nothing, because the same person's same answer to an answered
  * question is accepted as already recorded and any other answer is refused as not pending.
  */
-final class GitHubWebhook implements Inbound {
+record GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answering, Directory directory,
+                     RecentIds deliveries) implements Inbound {
   private static final Logger LOG = LoggerFactory.getLogger(GitHubWebhook.class);
-
-  private final GitHubSignature signature;
-  private final GitHubApi api;
-  private final Answering answering;
-  private final Directory directory;
-  private final RecentIds deliveries;
-
-  GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answering, Directory directory, RecentIds deliveries) {
-    this.signature = signature;
-    this.api = api;
-    this.answering = answering;
-    this.directory = directory;
-    this.deliveries = deliveries;
-  }
 
   @Override
   public Future<InboundResponse> handle(InboundRequest request, String requestId) {
@@ -88,7 +79,7 @@ final class GitHubWebhook implements Inbound {
     String identity = directory.identityOfGitHubUser(login);
     return askedOn(issue, command, requestId)
         .compose(question -> answering.answer(question, command.response(), identity, requestId))
-        .map(answered -> Inbound.json(200, new JsonObject().put("status", "answered").put("question", answered.id())))
+        .map(Answering::answered)
         .onFailure(failure -> {
           if (failure instanceof InboundProblem problem && problem.status < 500) {
             api.comment(issue, GitHubComments.refusal(login, problem.getMessage())).onFailure(notPosted ->

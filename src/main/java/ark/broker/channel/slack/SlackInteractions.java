@@ -1,7 +1,11 @@
-package ark.broker.channel;
+package ark.broker.channel.slack;
 
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
+import ark.broker.channel.Answering;
+import ark.broker.channel.Directory;
+import ark.broker.channel.Inbound;
+import ark.broker.channel.InboundProblem;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.json.DecodeException;
@@ -20,20 +24,8 @@ import java.nio.charset.StandardCharsets;
  * Refusals (not the recipient, no longer pending) answer with their status and tell the person why in a
  * message only they see; a form shows them under its input instead, as Slack wants.
  */
-final class SlackInteractions implements Inbound {
+record SlackInteractions(SlackSignature signature, SlackApi api, Answering answering, Directory directory) implements Inbound {
   private static final Logger LOG = LoggerFactory.getLogger(SlackInteractions.class);
-
-  private final SlackSignature signature;
-  private final SlackApi api;
-  private final Answering answering;
-  private final Directory directory;
-
-  SlackInteractions(SlackSignature signature, SlackApi api, Answering answering, Directory directory) {
-    this.signature = signature;
-    this.api = api;
-    this.answering = answering;
-    this.directory = directory;
-  }
 
   @Override
   public Future<InboundResponse> handle(InboundRequest request, String requestId) {
@@ -60,9 +52,7 @@ final class SlackInteractions implements Inbound {
     if (actionId.equals(SlackBlocks.OPEN_FORM_ACTION)) {
       result = answering.question(questionId, requestId).compose(question -> openForm(question, identity, payload));
     } else if (actionId.startsWith(SlackBlocks.OPTION_ACTION)) {
-      result = answering.question(questionId, requestId)
-          .compose(question -> answering.answer(question, action.getString("value", ""), identity, requestId))
-          .map(answered -> Inbound.json(200, new JsonObject().put("status", "answered").put("question", answered.id())));
+      result = answering.answer(questionId, action.getString("value", ""), identity, requestId).map(Answering::answered);
     } else {
       return Future.succeededFuture(ignored());
     }
@@ -98,8 +88,7 @@ final class SlackInteractions implements Inbound {
         .getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject()).getJsonObject(SlackBlocks.FORM_INPUT, new JsonObject())
         .getString("value", "");
     String identity = directory.identityOfSlackUser(payload.getJsonObject("user", new JsonObject()).getString("id", ""));
-    return answering.question(view.getString("private_metadata", ""), requestId)
-        .compose(question -> answering.answer(question, answer, identity, requestId))
+    return answering.answer(view.getString("private_metadata", ""), answer, identity, requestId)
         .map(answered -> Inbound.empty())
         .recover(failure -> failure instanceof InboundProblem problem
             // Slack shows these under the form's input and keeps the form open.

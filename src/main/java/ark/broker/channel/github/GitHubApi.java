@@ -1,7 +1,8 @@
-package ark.broker.channel;
+package ark.broker.channel.github;
 
+import ark.broker.channel.ApiClient;
 import ark.broker.channel.ApiClient.ApiResponse;
-import ark.broker.channel.ChannelSettings.GitHubSettings;
+import ark.broker.channel.DeliveryFailure;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
@@ -13,18 +14,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /** GitHub's REST API ({@code channels.github.apiBaseUrl}), with the token; issue comments are all the broker uses. */
-final class GitHubApi {
+record GitHubApi(ApiClient client, GitHubSettings settings, Clock clock) {
   private static final int PER_PAGE = 100;
-
-  private final ApiClient client;
-  private final GitHubSettings settings;
-  private final Clock clock;
-
-  GitHubApi(ApiClient client, GitHubSettings settings, Clock clock) {
-    this.client = client;
-    this.settings = settings;
-    this.clock = clock;
-  }
 
   /** Comments on the issue; the created comment's JSON. */
   Future<JsonObject> comment(IssueRef issue, String body) {
