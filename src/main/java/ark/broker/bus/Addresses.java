@@ -15,7 +15,7 @@ public final class Addresses {
   public static final String QUESTIONS_GET = "questions.get";
   /** {@link Messages.ListQuestions} -> a page of questions. */
   public static final String QUESTIONS_LIST = "questions.list";
-  /** {@link Messages.ChangesSince} -> {@link Messages.Changes}, or failure {@link Failures#GONE}. */
+  /** {@link Messages.ChangesSince} -> {@link Messages.Changes}, or failure {@link StoreFailure.Reason#GONE}. */
   public static final String QUESTIONS_HISTORY = "questions.history";
   /** Published {@link Messages.QuestionChange}, in log order, after the change is durable. */
   public static final String QUESTIONS_CHANGED = "questions.changed";
@@ -26,7 +26,7 @@ public final class Addresses {
 
   /** {@link Messages.SessionRecord} -> true, once the session is durable and applied. */
   public static final String SESSIONS_SAVE = "sessions.save";
-  /** {@link Messages.GetSession} -> {@link Messages.SessionRecord}, or failure {@link Failures#NOT_FOUND}. */
+  /** {@link Messages.GetSession} -> {@link Messages.SessionRecord}, or failure {@link StoreFailure.Reason#NOT_FOUND}. */
   public static final String SESSIONS_GET = "sessions.get";
   /** {@link Messages.DeleteSession} -> true, once the deletion is durable. */
   public static final String SESSIONS_DELETE = "sessions.delete";

@@ -3,9 +3,7 @@ package ark.broker.mcp;
 import ark.broker.Eventually;
 import ark.broker.SseStream;
 import ark.broker.TestBroker;
-import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
-import ark.broker.bus.Messages.GetSession;
+import ark.broker.bus.StoreClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -35,10 +33,8 @@ class SessionIdleTest {
 
   /** Whether the store still has the session, asked without using it. */
   private static boolean stored(String sessionId) {
-    return broker.vertx.eventBus().request(Addresses.SESSIONS_GET, new GetSession(sessionId))
-        .map(found -> true)
-        .recover(failure -> Failures.codeOf(failure) == Failures.NOT_FOUND
-            ? io.vertx.core.Future.succeededFuture(false) : io.vertx.core.Future.failedFuture(failure))
+    return new StoreClient(broker.vertx.eventBus(), 10_000).findSession(sessionId)
+        .map(document -> document != null)
         .toCompletionStage().toCompletableFuture().join();
   }
 

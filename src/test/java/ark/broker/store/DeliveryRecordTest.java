@@ -3,7 +3,7 @@ package ark.broker.store;
 import ark.broker.SseStream;
 import ark.broker.TestBroker;
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Failures;
+import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.question.Delivery;
 import ark.broker.question.Question;
@@ -74,6 +74,6 @@ class DeliveryRecordTest {
     ReplyException failure = catchThrowableOfType(ReplyException.class,
         () -> record("q-unknown", new Delivery("slack", "C1/1", null, Instant.now())));
 
-    assertThat(failure.failureCode()).isEqualTo(Failures.NOT_FOUND);
+    assertThat(failure.failureCode()).isEqualTo(StoreFailure.Reason.NOT_FOUND.code);
   }
 }
