@@ -26,7 +26,7 @@ fi
 
 mvn -q -B -DskipTests test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt
 log=target/conformance/server.log
-java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+java -Dlogback.configurationFile=logback.xml -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   ark.broker.mcp.conformance.ConformanceServer 0 > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT

@@ -33,7 +33,7 @@ class ComposeFileTest {
 
   private static List<String> brokers() {
     List<String> brokers = new ArrayList<>();
-    COMPOSE.path("services").fields().forEachRemaining(service -> {
+    COMPOSE.path("services").properties().forEach(service -> {
       if (service.getValue().has("build")) {
         brokers.add(service.getKey());
       }

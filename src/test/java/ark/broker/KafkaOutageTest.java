@@ -1,5 +1,9 @@
 package ark.broker;
 
+import ark.broker.testing.Eventually;
+import ark.broker.testing.TestBroker;
+import ark.broker.testing.TestKafka;
+import ark.broker.testing.TopicRecords;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

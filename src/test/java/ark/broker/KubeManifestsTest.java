@@ -1,6 +1,7 @@
 package ark.broker;
 
 import ark.broker.kube.KubeSettings;
+import ark.broker.testing.TestBroker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;

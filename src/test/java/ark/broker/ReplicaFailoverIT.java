@@ -1,6 +1,10 @@
 package ark.broker;
 
-import ark.broker.mcp.McpTestClient;
+import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.Eventually;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.TestBroker;
+import ark.broker.testing.TestKafka;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,10 @@
 package ark.broker;
 
-import ark.broker.SseStream.SseEvent;
+import ark.broker.testing.Eventually;
+import ark.broker.testing.OnThreeReplicas;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.SseStream.SseEvent;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -9,17 +13,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import static ark.broker.testing.TestBroker.someone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Three replicas sharing one Kafka topic: any replica serves any request, and they all agree. */
 class ReplicasTest extends OnThreeReplicas {
-  private static String someone() {
-    return "ark://users/r-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
   @Test
   void aQuestionCreatedOnOneReplicaIsServedAtOnceByTheOthers() throws Exception {
     JsonObject created = a.ask("{'recipient':'" + someone() + "','content':'Ship it?'}");

@@ -1,5 +1,6 @@
 package ark.broker;
 
+import ark.broker.testing.BrokerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

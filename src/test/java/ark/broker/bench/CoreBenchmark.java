@@ -1,6 +1,6 @@
 package ark.broker.bench;
 
-import ark.broker.BrokerProcess;
+import ark.broker.testing.BrokerProcess;
 import ark.broker.ConfigLoader;
 import ark.broker.Main;
 import ark.broker.bus.Addresses;

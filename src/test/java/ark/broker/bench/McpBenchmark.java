@@ -1,6 +1,6 @@
 package ark.broker.bench;
 
-import ark.broker.BrokerProcess;
+import ark.broker.testing.BrokerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -1,7 +1,7 @@
 package ark.broker.bench;
 
-import ark.broker.BrokerProcess;
-import ark.broker.TestKafka;
+import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.TestKafka;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

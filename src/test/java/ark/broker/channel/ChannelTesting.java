@@ -1,7 +1,7 @@
 package ark.broker.channel;
 
-import ark.broker.TestBroker;
-import ark.broker.TestBroker.Response;
+import ark.broker.testing.TestBroker;
+import ark.broker.testing.TestBroker.Response;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,6 @@
 package ark.broker.channel;
 
-import ark.broker.TestBroker;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;

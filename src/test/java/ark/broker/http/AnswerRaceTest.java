@@ -1,15 +1,13 @@
 package ark.broker.http;
 
-import ark.broker.TestBroker;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,19 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Many people answering one question at the same moment: the first answer wins, everyone else is told. */
 class AnswerRaceTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
 
   @RepeatedTest(3)
   void exactlyOneOfManyConcurrentAnswersWins() throws Exception {

@@ -1,13 +1,13 @@
 package ark.broker.http;
 
-import ark.broker.NodeScript;
-import ark.broker.TestBroker;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.NodeScript;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,22 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DashboardBrowserTest {
   private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
 
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
+
   @BeforeAll
-  static void start() throws Exception {
+  static void needsChromium() {
     Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
         "no Chromium at " + CHROMIUM + " (.ci/run installs Debian's chromium; CHROMIUM names another)");
-    broker = TestBroker.start(dataDir);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
   }
 
   @Test

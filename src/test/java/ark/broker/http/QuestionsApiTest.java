@@ -1,42 +1,28 @@
 package ark.broker.http;
 
-import ark.broker.TestBroker;
-import ark.broker.TestBroker.Response;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.TestBroker;
+import ark.broker.testing.TestBroker.Response;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import static ark.broker.testing.TestBroker.someone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every REST endpoint, status and error, over real HTTP against a whole broker. */
 class QuestionsApiTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("http", new JsonObject().put("bodyLimitBytes", 4096)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
-
-  /** A recipient of this test's own, so tests do not see each other's questions. */
-  private static String someone() {
-    return "ark://users/u-" + UUID.randomUUID().toString().substring(0, 8);
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("http", new JsonObject().put("bodyLimitBytes", 4096)), started -> broker = started);
 
   @Test
   void createAnswersWith201AndWhereTheQuestionLives() throws Exception {

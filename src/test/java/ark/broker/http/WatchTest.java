@@ -1,43 +1,31 @@
 package ark.broker.http;
 
-import ark.broker.SseStream;
-import ark.broker.SseStream.SseEvent;
-import ark.broker.TestBroker;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.SseStream.SseEvent;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static ark.broker.testing.TestBroker.someone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The SSE watch: live changes, resuming without gaps or repeats, too-old versions, heartbeats, expiry. */
 class WatchTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("http", new JsonObject().put("heartbeatSeconds", 1)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
-
-  private static String someone() {
-    return "ark://users/w-" + UUID.randomUUID().toString().substring(0, 8);
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("http", new JsonObject().put("heartbeatSeconds", 1)), started -> broker = started);
 
   @Test
   void aWatchWithoutVersionStreamsChangesFromNow() throws Exception {

@@ -1,6 +1,6 @@
 package ark.broker.kube;
 
-import ark.broker.TestBroker;
+import ark.broker.testing.TestBroker;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.WorkerStatus;
 import ch.qos.logback.classic.Logger;
@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static ark.broker.Eventually.until;
+import static ark.broker.testing.Eventually.until;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,8 +1,8 @@
 package ark.broker.log;
 
 import ark.broker.ConfigLoader;
-import ark.broker.Eventually;
-import ark.broker.TestKafka;
+import ark.broker.testing.Eventually;
+import ark.broker.testing.TestKafka;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

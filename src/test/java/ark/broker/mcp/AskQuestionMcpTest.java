@@ -1,43 +1,31 @@
 package ark.broker.mcp;
 
-import ark.broker.SseStream;
-import ark.broker.SseStream.SseEvent;
-import ark.broker.TestBroker;
-import ark.broker.mcp.McpTestClient.Reply;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.McpTestClient.Reply;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.SseStream.SseEvent;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static ark.broker.testing.TestBroker.someone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** ask_question and the question tools, tasks and resources, as an MCP client sees them. */
 class AskQuestionMcpTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("progressIntervalSeconds", 1)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
-
-  private static String someone() {
-    return "ark://users/m-" + UUID.randomUUID().toString().substring(0, 8);
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("mcp", new JsonObject().put("progressIntervalSeconds", 1)), started -> broker = started);
 
   private static JsonObject ask(String recipient) {
     return new JsonObject().put("name", "ask_question")

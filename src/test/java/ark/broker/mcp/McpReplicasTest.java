@@ -1,16 +1,17 @@
 package ark.broker.mcp;
 
-import ark.broker.Eventually;
-import ark.broker.OnThreeReplicas;
-import ark.broker.SseStream;
-import ark.broker.TestBroker;
-import ark.broker.mcp.McpTestClient.Reply;
+import ark.broker.testing.Eventually;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.McpTestClient.Reply;
+import ark.broker.testing.OnThreeReplicas;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
-import java.util.UUID;
 
+import static ark.broker.testing.TestBroker.someone;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One MCP session served by three replicas in turn, as behind a round-robin load balancer. */
@@ -25,10 +26,6 @@ class McpReplicasTest extends OnThreeReplicas {
   private static JsonObject ask(String recipient) {
     return new JsonObject().put("name", "ask_question")
         .put("arguments", new JsonObject().put("recipient", recipient).put("content", "Roll back the release?"));
-  }
-
-  private static String someone() {
-    return "ark://users/mr-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   @Test

@@ -1,17 +1,16 @@
 package ark.broker.mcp;
 
-import ark.broker.SseStream;
-import ark.broker.TestBroker;
-import ark.broker.mcp.McpTestClient.Reply;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.McpTestClient.Reply;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -19,19 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The Streamable HTTP transport and the protocol's lifecycle, over real HTTP: every refusal and its status. */
 class McpTransportTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("bodyLimitBytes", 2048)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("mcp", new JsonObject().put("bodyLimitBytes", 2048)), started -> broker = started);
 
   private static McpTestClient client() {
     return new McpTestClient(broker.mcp);

@@ -1,35 +1,25 @@
 package ark.broker.mcp;
 
-import ark.broker.Eventually;
-import ark.broker.SseStream;
-import ark.broker.TestBroker;
 import ark.broker.bus.StoreClient;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.Eventually;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Abandoned MCP sessions end after the idle timeout; sessions in use, or waiting for a person, do not. */
 class SessionIdleTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("sessionIdleSeconds", 1)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("mcp", new JsonObject().put("sessionIdleSeconds", 1)), started -> broker = started);
 
   /** Whether the store still has the session, asked without using it. */
   private static boolean stored(String sessionId) {

@@ -1,7 +1,8 @@
 package ark.broker.mcp;
 
-import ark.broker.BrokerProcess;
-import ark.broker.SseStream;
+import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.SseStream;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,33 +1,22 @@
 package ark.broker.mcp;
 
-import ark.broker.NodeScript;
-import ark.broker.TestBroker;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.NodeScript;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The official MCP TypeScript SDK client (npm @modelcontextprotocol/sdk) against the broker. */
 class TypeScriptSdkClientTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir, new JsonObject().put("mcp", new JsonObject().put("taskPollIntervalMillis", 100)));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(
+      new JsonObject().put("mcp", new JsonObject().put("taskPollIntervalMillis", 100)), started -> broker = started);
 
   private static JsonObject scenario(String name) throws Exception {
     NodeScript.Run run = NodeScript.run(90, "sdk-client.mjs", broker.mcp.toString(), broker.base.toString(), name);

@@ -1,20 +1,18 @@
 package ark.broker.store;
 
-import ark.broker.SseStream;
-import ark.broker.TestBroker;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.question.Delivery;
 import ark.broker.question.Question;
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -23,19 +21,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** Channels record where they showed a question; the record is part of the question and of its history. */
 class DeliveryRecordTest {
-  @TempDir
-  static Path dataDir;
   static TestBroker broker;
 
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dataDir);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
 
   private static Question record(String id, Delivery delivery) throws Exception {
     return broker.vertx.eventBus().<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery))

@@ -1,7 +1,7 @@
 package ark.broker.store;
 
-import ark.broker.SseStream;
-import ark.broker.TestBroker;
+import ark.broker.testing.SseStream;
+import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,6 @@
-package ark.broker;
+package ark.broker.testing;
+
+import ark.broker.ConfigLoader;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -17,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 /** The broker as users run it: {@code java -jar target/ark-broker.jar} in its own process. */
 public final class BrokerProcess implements AutoCloseable {
   private static final Path JAR = Path.of("target/ark-broker.jar");
+  /** Where the processes the tests start write their output, rather than the build's console. */
+  private static final Path LOGS = Path.of("target/test-logs");
 
   private final Process process;
   public final Path output;
@@ -43,7 +47,7 @@ public final class BrokerProcess implements AutoCloseable {
     if (!Files.exists(JAR)) {
       throw new IllegalStateException(JAR + " is missing: process tests run after 'mvn package'");
     }
-    Path output = Files.createTempFile(Path.of("target"), "broker-", ".out");
+    Path output = logFile("broker-");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -86,6 +90,11 @@ public final class BrokerProcess implements AutoCloseable {
         environment.put(ConfigLoader.environmentName(prefix + key), String.valueOf(node.getValue(key)));
       }
     }
+  }
+
+  /** A new file in target/test-logs for a process's output, named {@code prefix} and a unique number. */
+  static Path logFile(String prefix) throws IOException {
+    return Files.createTempFile(Files.createDirectories(LOGS), prefix, ".out");
   }
 
   public static int freePort() throws IOException {

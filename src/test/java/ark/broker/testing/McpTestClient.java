@@ -1,7 +1,6 @@
-package ark.broker.mcp;
+package ark.broker.testing;
 
-import ark.broker.SseStream;
-import ark.broker.SseStream.SseEvent;
+import ark.broker.testing.SseStream.SseEvent;
 import io.vertx.core.json.JsonObject;
 
 import java.io.InputStream;

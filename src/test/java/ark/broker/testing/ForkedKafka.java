@@ -1,4 +1,4 @@
-package ark.broker;
+package ark.broker.testing;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Uuid;
@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 public final class ForkedKafka implements TestKafka, AutoCloseable {
   private final Path dir;
   private final Path properties;
+  /** What the Kafka processes print: target/test-logs/kafka-*.out. */
+  private final Path output;
   private final int port;
   private final String classpath;
   private Process process;
@@ -31,6 +33,7 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
     this.port = port;
     this.classpath = classpath();
     this.properties = dir.resolve("server.properties");
+    this.output = BrokerProcess.logFile("kafka-");
     Files.writeString(properties, String.join("\n",
         "process.roles=broker,controller",
         "node.id=1",
@@ -63,7 +66,7 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
     Path dir = Files.createTempDirectory("ark-test-kafka");
     ForkedKafka kafka = new ForkedKafka(dir, BrokerProcess.freePort(), BrokerProcess.freePort());
     kafka.run(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
-        kafka.properties.toString()), "format").waitFor(60, TimeUnit.SECONDS);
+        kafka.properties.toString())).waitFor(60, TimeUnit.SECONDS);
     kafka.start();
     return kafka;
   }
@@ -75,7 +78,7 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
 
   @Override
   public synchronized void start() throws Exception {
-    process = run(List.of("kafka.Kafka", properties.toString()), "broker");
+    process = run(List.of("kafka.Kafka", properties.toString()));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers(), "request.timeout.ms", 1000,
         "default.api.timeout.ms", 2000))) {
@@ -85,7 +88,7 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
           return;
         } catch (Exception notYet) {
           if (!process.isAlive() || System.nanoTime() > deadline) {
-            throw new IllegalStateException("Kafka did not start; see " + dir.resolve("broker.out"), notYet);
+            throw new IllegalStateException("Kafka did not start; see " + output, notYet);
           }
           process.waitFor(100, TimeUnit.MILLISECONDS);
         }
@@ -110,12 +113,13 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
     }
   }
 
-  private Process run(List<String> main, String name) throws IOException {
+  private Process run(List<String> main) throws IOException {
+    // Logs by the broker's logback.xml (to the console, so into the output file), not by the tests' logback-test.xml.
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", classpath));
+        "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-Dlogback.configurationFile=logback.xml", "-cp", classpath));
     command.addAll(main);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(name + ".out").toFile()));
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
     builder.environment().put("LOG_LEVEL", "WARN");
     return builder.start();
   }

@@ -1,4 +1,4 @@
-package ark.broker;
+package ark.broker.testing;
 
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;

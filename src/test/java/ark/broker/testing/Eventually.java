@@ -1,4 +1,4 @@
-package ark.broker;
+package ark.broker.testing;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -1,4 +1,4 @@
-package ark.broker;
+package ark.broker.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
-package ark.broker;
+package ark.broker.testing;
 
+import ark.broker.ConfigLoader;
+import ark.broker.Main;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
@@ -10,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /** A whole broker (Main's own wiring) in this JVM on a free port and a temporary data directory. */
@@ -83,6 +86,11 @@ public final class TestBroker implements AutoCloseable {
       throw new AssertionError("create failed: " + created);
     }
     return created.json();
+  }
+
+  /** A recipient of the caller's own, so tests sharing a broker do not see each other's questions. */
+  public static String someone() {
+    return "ark://users/u-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   /** Every question the list shows for {@code query} ("" for all), page after page. */

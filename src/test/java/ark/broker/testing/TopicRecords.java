@@ -1,4 +1,4 @@
-package ark.broker;
+package ark.broker.testing;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
