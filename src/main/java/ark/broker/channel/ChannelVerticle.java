@@ -36,11 +36,14 @@ public final class ChannelVerticle extends VerticleBase {
   private final ChannelSettings settings;
   private final StoreClient store;
   private final Clock clock;
+  private final Answering answering;
+  /** The channels that take requests (button clicks, comments), by name. */
   private final Map<String, Inbound> inbound = new HashMap<>();
   private ApiClient client;
   private Dispatcher dispatcher;
 
   public ChannelVerticle(ChannelSettings settings, StoreClient store, Clock clock) {
+    this.answering = new Answering(store, settings.directory(), settings.onlyRecipientsMayAnswer());
     this.settings = settings;
     this.store = store;
     this.clock = clock;
@@ -50,7 +53,6 @@ public final class ChannelVerticle extends VerticleBase {
   public Future<?> start() {
     EventBus bus = vertx.eventBus();
     client = new ApiClient(vertx, clock, settings.requestTimeoutMillis());
-    Answering answering = new Answering(store, settings.directory(), settings.onlyRecipientsMayAnswer());
     List<Channel> channels = new ArrayList<>();
     if (settings.slack() != null) {
       SlackChannel slack = new SlackChannel(client, settings.slack(), settings.directory(), clock);
@@ -58,7 +60,7 @@ public final class ChannelVerticle extends VerticleBase {
       inbound.put("slack", slack.interactions(answering));
     }
     if (settings.github() != null) {
-      GitHubChannel github = new GitHubChannel(client, settings.github(), settings.directory(), clock);
+      GitHubChannel github = GitHubChannel.over(client, settings.github(), settings.directory(), clock);
       channels.add(github);
       inbound.put("github", github.webhook(answering));
     }

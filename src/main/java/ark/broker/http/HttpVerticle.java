@@ -20,7 +20,7 @@ public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final StoreClient store;
   private final PrometheusMeterRegistry meters;
-  private WatchHub hub;
+  private final WatchHub hub = new WatchHub();
   private HttpServer server;
 
   public HttpVerticle(HttpSettings settings, StoreClient store, PrometheusMeterRegistry meters) {
@@ -31,7 +31,6 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    hub = new WatchHub(vertx);
     QuestionRoutes questions = new QuestionRoutes(store, hub);
     Router router = Router.router(vertx);
     router.route().handler(new RequestLog(meters));
@@ -55,7 +54,7 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);
     }
-    return hub.start(settings.heartbeatSeconds())
+    return hub.start(vertx, settings.heartbeatSeconds())
         .compose(flowing -> vertx.createHttpServer().requestHandler(router).listen(settings.port(), settings.host()))
         .onSuccess(listening -> server = listening);
   }

@@ -22,17 +22,14 @@ import java.util.function.Function;
 final class WatchHub {
   private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
 
-  private final Vertx vertx;
   private final Set<Watcher> watchers = new LinkedHashSet<>();
+  private Vertx vertx;
   private MessageConsumer<QuestionChange> consumer;
   private long heartbeatTimer;
 
-  WatchHub(Vertx vertx) {
-    this.vertx = vertx;
-  }
-
   /** Completes once changes flow, so a watcher added afterwards misses none published after its history. */
-  Future<Void> start(long heartbeatSeconds) {
+  Future<Void> start(Vertx vertx, long heartbeatSeconds) {
+    this.vertx = vertx;
     consumer = vertx.eventBus().localConsumer(Addresses.QUESTIONS_CHANGED, message -> broadcast(message.body()));
     heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000, id -> forEach(watcher -> watcher.write(SseFrames.HEARTBEAT)));
     return consumer.completion();

@@ -19,7 +19,7 @@ import io.vertx.core.Future;
  * returns a task at once whose result is the answer. Either way the same tool call asked again finds
  * the question it already asked.
  */
-final class AskQuestionTool implements Tool.Handler {
+record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks) implements Tool.Handler {
   static final String NAME = "ask_question";
   static final String RESUME_KIND = "ask";
   private static final String DESCRIPTION = """
@@ -32,15 +32,6 @@ final class AskQuestionTool implements Tool.Handler {
       answers, the result is an error that says so: do not treat that as an answer. \
       Repeating the same tool call (same query and tool call id) returns the same question instead of asking twice.""";
 
-  private final StoreClient store;
-  private final QuestionWatch watch;
-  private final QuestionTaskStore tasks;
-
-  AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks) {
-    this.store = store;
-    this.watch = watch;
-    this.tasks = tasks;
-  }
 
   Tool tool() {
     ObjectNode definition = McpJson.object()

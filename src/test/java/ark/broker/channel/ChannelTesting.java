@@ -17,14 +17,18 @@ import java.util.function.Predicate;
 
 /** Configuration pointing a broker at the fakes, and requests signed exactly the way Slack and GitHub sign theirs. */
 final class ChannelTesting {
-  static final String SLACK_SECRET = "slack-signing-secret-for-tests";
-  static final String GITHUB_SECRET = "github-webhook-secret-for-tests";
-  static final String WEBHOOK_SECRET = "webhook-key-for-tests";
+  static final String SLACK_SECRET = secretFor("slack");
+  static final String GITHUB_SECRET = secretFor("github");
+  static final String WEBHOOK_SECRET = secretFor("webhook");
   static final String OPS = "C0OPS";
   static final String JOHN_SLACK = "U0JOHN";
   static final String JOHN_GITHUB = "johndoe";
 
   private ChannelTesting() {
+  }
+
+  private static String secretFor(String channel) {
+    return channel + "-secret-for-tests";
   }
 
   /** All three channels on, pointing at the fakes (any may be null: that channel stays off), with quick retries. */

@@ -281,9 +281,8 @@ class AskQuestionMcpTest {
     String recipient = someone();
     String id = client.call("tools/call", ask(recipient).put("task", new JsonObject())).result().getJsonObject("task").getString("taskId");
 
-    try (SseStream waiting = client.stream(client.message("tools/call", new JsonObject().put("name", "get_question")
-        .put("arguments", new JsonObject().put("questionId", id).put("waitSeconds", 30))))) {
-      waiting.next();
+    try (SseStream waiting = client.waitingCall(new JsonObject().put("name", "get_question")
+        .put("arguments", new JsonObject().put("questionId", id).put("waitSeconds", 30)))) {
       broker.patch("/questions/" + id, "{\"response\":\"no\"}");
 
       assertThat(McpTestClient.nextResponse(waiting).getJsonObject("result").getJsonObject("structuredContent").getString("response"))
@@ -326,8 +325,7 @@ class AskQuestionMcpTest {
   void metricsCountMcpRequestsByMethodAndTheCallsWaiting() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();
-    try (SseStream waiting = client.stream(client.message("tools/call", ask(recipient)))) {
-      waiting.next();
+    try (SseStream waiting = client.waitingCall(ask(recipient))) {
       pendingFor(recipient);
 
       client.call("ping", null);

@@ -49,8 +49,7 @@ class McpReplicasTest extends OnThreeReplicas {
     McpTestClient onA = new McpTestClient(a.mcp).initialize();
     String recipient = someone();
 
-    try (SseStream waiting = onA.stream(onA.message("tools/call", ask(recipient)))) {
-      waiting.next();
+    try (SseStream waiting = onA.waitingCall(ask(recipient))) {
       String id = pendingOn(b, recipient);
       b.patch("/questions/" + id, "{\"response\":\"yes\"}");
 

@@ -148,6 +148,13 @@ public final class McpTestClient {
     return SseStream.open(http, post(message.encode()).build());
   }
 
+  /** Calls a tool whose reply is a stream, and returns the stream once the call waits (past its priming event). */
+  public SseStream waitingCall(JsonObject toolCall) throws Exception {
+    SseStream stream = stream(message("tools/call", toolCall));
+    stream.next();
+    return stream;
+  }
+
   /** Sends a request whose reply is a stream and cuts it after its first event, as a proxy might: the id to resume from. */
   public String cutAfterFirstEvent(JsonObject message) throws Exception {
     try (SseStream cut = stream(message)) {

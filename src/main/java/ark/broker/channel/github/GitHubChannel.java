@@ -22,20 +22,12 @@ import java.util.Locale;
  * {@code channels.github.defaultIssue}. The outcome is a second comment. A delivery's ref is
  * {@code owner/repo#123/comments/<comment id>}.
  */
-public final class GitHubChannel implements Channel {
+public record GitHubChannel(GitHubApi api, GitHubSettings settings, Directory directory, Clock clock) implements Channel {
   static final String COMMENTS = "/comments/";
   private static final int PAGES = 30;
 
-  private final GitHubApi api;
-  private final GitHubSettings settings;
-  private final Directory directory;
-  private final Clock clock;
-
-  public GitHubChannel(ApiClient client, GitHubSettings settings, Directory directory, Clock clock) {
-    this.api = new GitHubApi(client, settings, clock);
-    this.settings = settings;
-    this.directory = directory;
-    this.clock = clock;
+  public static GitHubChannel over(ApiClient client, GitHubSettings settings, Directory directory, Clock clock) {
+    return new GitHubChannel(new GitHubApi(client, settings, clock), settings, directory, clock);
   }
 
   /** What takes GitHub's webhook deliveries (answer comments) for the questions this channel comments. */
