@@ -13,10 +13,13 @@ import io.vertx.core.eventbus.ReplyFailure;
  */
 public final class StoreFailure extends RuntimeException {
 
-  /** The codes are HTTP statuses, because that is the vocabulary every surface already maps from. */
+  /**
+   * The codes are HTTP statuses, because that is the vocabulary every surface already maps from; the
+   * channel room answers its inbound requests with them too (401 bad signature, 502 Slack unreachable).
+   */
   public enum Reason {
     INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), GONE(410), TOO_LARGE(413),
-    INTERNAL(500), UNAVAILABLE(503);
+    INTERNAL(500), BAD_GATEWAY(502), UNAVAILABLE(503);
 
     public final int code;
 
@@ -43,11 +46,6 @@ public final class StoreFailure extends RuntimeException {
 
   public Reason reason() {
     return reason;
-  }
-
-  /** The same failure as a reply over the bus. */
-  public ReplyException asReply() {
-    return new ReplyException(ReplyFailure.RECIPIENT_FAILURE, reason.code, getMessage());
   }
 
   /** Any failure on the way to or in the store: the domain's refusals, a bus reply, or no reply at all. */

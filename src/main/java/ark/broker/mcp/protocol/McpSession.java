@@ -42,11 +42,6 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
     return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, subscriptions, createdAt, now);
   }
 
-  /** Whether the client declared a capability, such as {@code elicitation} or {@code sampling}. */
-  public boolean clientCan(String capability) {
-    return clientCapabilities.has(capability);
-  }
-
   public String toJson() {
     ObjectNode json = McpJson.object()
         .put("id", id)

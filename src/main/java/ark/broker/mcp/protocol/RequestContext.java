@@ -143,11 +143,6 @@ public final class RequestContext {
     return server.sendToClient(session.id(), requestMethod, requestParams, stream::send);
   }
 
-  public boolean isCancelled() {
-    return cancelled;
-  }
-
-  /** Runs when the client cancels the request or its connection goes away before the result. */
   /** Runs {@code action} periodically while the request runs (first time at a random point of the first period). */
   public long periodically(long periodMillis, Runnable action) {
     return server.everySoOften(periodMillis, action);
