@@ -86,11 +86,6 @@ public final class KeyedWorkQueue<K> {
     pump();
   }
 
-  /** Whether the key waits or runs. */
-  public boolean isBusy(K key) {
-    return running.contains(key) || waiting.containsKey(key);
-  }
-
   /** Drops every waiting key; runs under way finish, and nothing starts after them. */
   public void stop() {
     stopped = true;

@@ -75,7 +75,6 @@ class KeyedWorkQueueTest {
     finish("a", null);
 
     assertThat(started).containsExactly("a", "a");
-    assertThat(onLoop(() -> queue.isBusy("a"))).isFalse();
   }
 
   @Test
@@ -151,7 +150,6 @@ class KeyedWorkQueueTest {
     });
     finish("a", null);
 
-    assertThat(onLoop(() -> queue.isBusy("b") || queue.isBusy("c"))).isFalse();
-    assertThat(started).containsExactly("a");
+    assertThat(onLoop(() -> List.copyOf(started))).as("b and c never start").containsExactly("a");
   }
 }
