@@ -24,4 +24,4 @@ ENV HTTP_HOST=0.0.0.0 \
     STORE_DATA_DIR=/data
 VOLUME /data
 EXPOSE 8080 8081
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/ark-broker.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/ark-broker.jar"]

@@ -1,6 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.bus.StoreFailure;
+import ark.broker.web.MalformedRequests;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -25,6 +26,11 @@ final class ErrorResponses {
     } else if (failure instanceof JsonProcessingException json) {
       status = 400;
       message = "request body is not valid JSON: " + json.getOriginalMessage();
+    } else if (failure != null && MalformedRequests.failedWhileReading(ctx)) {
+      status = 400;
+      message = "the request could not be read: " + failure.getMessage();
+      LOG.warn("Refused {} {}: {} [request {}]", ctx.request().method(), ctx.request().path(), message,
+          RequestLog.requestId(ctx));
     } else if (failure != null) {
       StoreFailure.Reason reason = StoreFailure.of(failure).reason();
       status = reason.code;

@@ -6,11 +6,13 @@ import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
+import ark.broker.mcp.protocol.JsonRpcMessage;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.StreamableHttpEndpoint;
+import ark.broker.web.MalformedRequests;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -19,6 +21,9 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +35,7 @@ import java.util.function.Consumer;
  * store over the event bus, including the sessions, so any replica serves any request.
  */
 public final class McpVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(McpVerticle.class);
   private static final String INSTRUCTIONS = """
       Ark Broker lets you ask people questions and get their answers. Call ask_question when you need a human \
       decision, approval or information; the answer may take a while, so prefer calling it as a task if your \
@@ -107,14 +113,40 @@ public final class McpVerticle extends VerticleBase {
     new StreamableHttpEndpoint(mcp).mount(router);
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
+    router.route().failureHandler(McpVerticle::failed);
     return vertx.createHttpServer()
-        .requestHandler(router)
+        .requestHandler(new MalformedRequests(router, problem -> McpJson.write(JsonRpcMessage.errorResponse(null,
+            new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null)))))
         .listen(settings.port(), settings.host())
         .onSuccess(listening -> server = listening);
   }
 
   public int port() {
     return server.actualPort();
+  }
+
+  /**
+   * A request that threw outside the protocol layer's own handling: while being read (400), or a bug
+   * (500). Failures with a status alone (413 from the body limit) go on to the protocol layer's handlers.
+   */
+  private static void failed(RoutingContext ctx) {
+    Throwable failure = ctx.failure();
+    if (failure == null) {
+      ctx.next();
+      return;
+    }
+    boolean clients = MalformedRequests.failedWhileReading(ctx);
+    if (clients) {
+      LOG.warn("Refused an MCP request that could not be read: {}", failure.getMessage());
+    } else {
+      LOG.error("MCP request {} {} failed", ctx.request().method(), ctx.request().path(), failure);
+    }
+    if (!ctx.response().headWritten()) {
+      ctx.response().setStatusCode(clients ? 400 : 500).putHeader("Content-Type", "application/json")
+          .end(McpJson.write(JsonRpcMessage.errorResponse(null, clients
+              ? new JsonRpcError(JsonRpcError.PARSE_ERROR, "Parse error: the request could not be read", null)
+              : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "Internal error", null))));
+    }
   }
 
   /**

@@ -20,6 +20,8 @@ public final class QuestionJson {
       // Records written by a newer broker version stay readable by an older replica during an upgrade.
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      // A body is one JSON value: anything after it is a client's mistake, not something to ignore.
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
 
   private QuestionJson() {

@@ -95,7 +95,7 @@ public final class StoreVerticle extends VerticleBase {
       bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())));
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
-      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, this::changesSince);
+      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body().after())));
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
       upkeep = new PeriodicPass(vertx, "Expiry and repair pass", settings.expiryCheckMillis(),
@@ -268,14 +268,25 @@ public final class StoreVerticle extends VerticleBase {
 
   // ---- reads ----
 
-  private void changesSince(Message<ChangesSince> message) {
-    List<QuestionChange> changes = history.since(message.body().after());
-    if (changes == null) {
-      message.fail(StoreFailure.Reason.GONE.code, "resourceVersion " + message.body().after() + " is too old: changes up to "
-          + history.completeAfter() + " are no longer retained; list again and watch from the list's resourceVersion");
-    } else {
-      message.reply(new Changes(changes));
-    }
+  /**
+   * A version beyond this replica's newest change may be one another replica reached first: catch up
+   * before deciding. One still beyond is none this log ever had (another broker's, or from before its data
+   * was lost): like a version too old, the watcher must list again.
+   */
+  private Future<Changes> changesSince(long after) {
+    Future<Void> caughtUp = after > view.position() ? questions.catchUp() : Future.succeededFuture();
+    return caughtUp.compose(ignored -> {
+      if (after > view.position()) {
+        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.GONE, "resourceVersion " + after
+            + " is newer than anything in this broker's log (its newest is " + view.position()
+            + "); list again and watch from the list's resourceVersion"));
+      }
+      List<QuestionChange> changes = history.since(after);
+      return changes != null ? Future.succeededFuture(new Changes(changes))
+          : Future.failedFuture(new StoreFailure(StoreFailure.Reason.GONE, "resourceVersion " + after
+              + " is too old: changes up to " + history.completeAfter() + " are no longer retained; list again and"
+              + " watch from the list's resourceVersion"));
+    });
   }
 
   private static <T> Future<T> read(java.util.function.Supplier<T> supplier) {

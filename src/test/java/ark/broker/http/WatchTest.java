@@ -166,4 +166,17 @@ class WatchTest {
       }
     }
   }
+
+  @Test
+  void aVersionBeyondTheNewestChangeGetsA410ErrorEventAndTheStreamEnds() throws Exception {
+    long newest = Long.parseLong(broker.get("/questions?limit=1").json().getString("resourceVersion"));
+
+    try (SseStream fromTheFuture = broker.watch("resourceVersion=" + (newest + 1000), null)) {
+      SseEvent error = fromTheFuture.next();
+      assertThat(error.event()).isEqualTo("error");
+      assertThat(error.json().getJsonObject("error").getInteger("code")).isEqualTo(410);
+      assertThat(error.json().getJsonObject("error").getString("message")).contains("newer than anything", "list again");
+      assertThat(fromTheFuture.next().event()).isEqualTo("end-of-stream");
+    }
+  }
 }

@@ -49,7 +49,7 @@ public final class BrokerProcess implements AutoCloseable {
     }
     Path output = logFile("broker-");
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-jar", JAR.toString()));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());

@@ -2,6 +2,7 @@ package ark.broker.mcp.protocol;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -15,6 +16,8 @@ import java.io.UncheckedIOException;
 public final class McpJson {
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      // A message is one JSON value: anything after it makes the body unparsable (-32700), as in JSON-RPC.
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

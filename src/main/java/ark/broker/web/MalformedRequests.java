@@ -1,0 +1,69 @@
+package ark.broker.web;
+
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.UnaryOperator;
+
+/**
+ * Answers requests the router cannot even look at with 400 and one WARN line, before routing: a request
+ * line or headers the HTTP codec could not decode, an HTTP/1.x request without {@code Host}, a target
+ * whose percent-encoding is broken. Without this they surface as errors deep in routing (a 500 with a
+ * stack trace in the log), though all of them are the client's mistake. Every port of the broker puts it in
+ * front of its router.
+ *
+ * @param errorBody the JSON error body, in the port's own format, for a message
+ */
+public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<String> errorBody)
+    implements Handler<HttpServerRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(MalformedRequests.class);
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    String problem = problemOf(request);
+    if (problem == null) {
+      next.handle(request);
+      return;
+    }
+    LOG.warn("Refused a malformed request from {}: {}", request.remoteAddress(), problem);
+    request.response()
+        .setStatusCode(400)
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Connection", "close")
+        .end(errorBody.apply(problem));
+  }
+
+  /**
+   * Whether a request failed while it was still being read (a broken chunk, a connection reset): the
+   * client's doing, worth a 400 and a WARN line rather than a 500 and a stack trace.
+   */
+  public static boolean failedWhileReading(RoutingContext ctx) {
+    return !ctx.request().isEnded();
+  }
+
+  private static String problemOf(HttpServerRequest request) {
+    if (request.decoderResult().isFailure()) {
+      return "the request could not be decoded: " + request.decoderResult().cause().getMessage();
+    }
+    if (request.version() != HttpVersion.HTTP_2 && request.headers().get("Host") == null) {
+      return "the Host header is required";
+    }
+    if (!isPercentEncodingIntact(request.uri())) {
+      return "the request target has a broken percent-encoding";
+    }
+    return null;
+  }
+
+  private static boolean isPercentEncodingIntact(String uri) {
+    for (int i = uri.indexOf('%'); i >= 0; i = uri.indexOf('%', i + 1)) {
+      if (i + 2 >= uri.length() || Character.digit(uri.charAt(i + 1), 16) < 0 || Character.digit(uri.charAt(i + 2), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,98 @@
+package ark.broker.http;
+
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.RawHttp;
+import ark.broker.testing.TestBroker;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.http.HttpRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Requests no well-behaved client sends: each gets a 4xx with a JSON error, never a 5xx, and changes nothing. */
+class MalformedRequestsTest {
+  private static final String QUESTION = "{\"recipient\":\"ark://users/john\",\"content\":\"Merge?\"}";
+  static TestBroker broker;
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
+
+  private String stateBefore;
+
+  @BeforeEach
+  void rememberState() throws Exception {
+    stateBefore = broker.get("/questions?limit=1000").body();
+  }
+
+  @AfterEach
+  void nothingChangedAndStillServing() throws Exception {
+    assertThat(broker.get("/questions?limit=1000").body()).as("the questions, before and after").isEqualTo(stateBefore);
+    assertThat(broker.get("/healthz").status()).isEqualTo(200);
+  }
+
+  private RawHttp.Answer raw(String request) throws Exception {
+    return RawHttp.send(broker.base, request);
+  }
+
+  @Test
+  void aRequestWithoutHostIs400() throws Exception {
+    RawHttp.Answer answer = raw("GET /questions HTTP/1.1\r\nConnection: close\r\n\r\n");
+
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
+  }
+
+  @Test
+  void aBrokenPercentEncodingIs400() throws Exception {
+    RawHttp.Answer answer = raw("GET /questions/%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("percent-encoding");
+  }
+
+  @Test
+  void aBrokenChunkIsRefusedWithoutA5xx() throws Exception {
+    RawHttp.Answer answer = raw("POST /questions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n" + QUESTION + "\r\n0\r\n\r\n");
+
+    // The codec may cut the connection before anything can be answered; if it answers, it is a 400.
+    assertThat(answer.status()).isIn(0, 400);
+  }
+
+  @Test
+  void jsonFollowedByMoreIs400() throws Exception {
+    TestBroker.Response answer = broker.post("/questions", QUESTION + " {\"recipient\":\"ark://users/mary\"}");
+
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(answer.error().getString("message")).contains("not valid JSON");
+  }
+
+  @Test
+  void anMcpMessageFollowedByMoreIsAParseError() throws Exception {
+    TestBroker.Response answer = broker.send(HttpRequest.newBuilder(broker.mcp)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing")));
+
+    assertThat(answer.status()).isEqualTo(400);
+    assertThat(answer.json().getJsonObject("error").getInteger("code")).isEqualTo(-32700);
+  }
+
+  @Test
+  void theMcpPortRefusesBrokenRequestsWithoutA5xx() throws Exception {
+    String chunked = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        + "Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        + "ZZ\r\n{}\r\n0\r\n\r\n";
+    String noHost = "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+
+    assertThat(RawHttp.send(broker.mcp, chunked).status()).isIn(0, 400);
+    RawHttp.Answer refused = RawHttp.send(broker.mcp, noHost);
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(new JsonObject(refused.body()).getJsonObject("error").getString("message")).contains("Host header");
+    assertThat(RawHttp.send(broker.mcp, "GET /mcp%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").status())
+        .isIn(400, 404);
+  }
+}
