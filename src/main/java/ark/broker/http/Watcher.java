@@ -36,11 +36,27 @@ final class Watcher {
     }
   }
 
-  /** The history after the requested position: sent first, then whatever was held back meanwhile. */
+  /**
+   * The history after the requested position: sent first, then whatever was held back meanwhile. The
+   * history goes out only as fast as the client reads it (a full write queue waits for the drain), so a
+   * client that does not read holds a write queue's worth, not the whole history; like any watcher
+   * that falls behind, it is cut off at the next change or heartbeat and resumes from its last id.
+   */
   void catchUp(List<QuestionChange> history) {
-    for (QuestionChange change : history) {
-      send(change, SseFrames::change);
+    catchUpFrom(history, 0);
+  }
+
+  private void catchUpFrom(List<QuestionChange> history, int from) {
+    int next = from;
+    while (next < history.size() && !response.writeQueueFull()) {
+      send(history.get(next++), SseFrames::change);
     }
+    if (next < history.size()) {
+      int rest = next;
+      response.drainHandler(drained -> catchUpFrom(history, rest));
+      return;
+    }
+    response.drainHandler(null);
     List<QuestionChange> held = heldBack;
     heldBack = null;
     for (QuestionChange change : held) {
