@@ -1,0 +1,26 @@
+package ark.broker.auth;
+
+import java.util.Locale;
+
+/** How a principal proved who it is; recorded with every action so the audit trail can tell. */
+public enum AuthMethod {
+  /** A static bearer token from {@code auth.tokensFile}. */
+  TOKEN,
+  /** An access token (JWT) from the OIDC / OAuth 2.1 issuer {@code auth.oidc.issuer}. */
+  OIDC,
+  /** Nothing: the broker runs open (no auth configured, loopback only, or {@code auth.mode: none}). */
+  ANONYMOUS;
+
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static AuthMethod parse(String text) {
+    for (AuthMethod method : values()) {
+      if (method.wireName().equals(text)) {
+        return method;
+      }
+    }
+    throw new IllegalArgumentException("an authentication method must be token, oidc or anonymous, not '" + text + "'");
+  }
+}

@@ -1,0 +1,140 @@
+package ark.broker.auth;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one entry point of authentication: a request's {@code Authorization} header (and the agent it says it acts
+ * for) in, an {@link Actor} or an {@link AuthFailure} out. The surfaces call it at their edge and send the actor
+ * with every bus message.
+ *
+ * <p>Tokens are tried in order: the static tokens file (a hash lookup), then, for JWTs, the OIDC issuer. When the
+ * broker runs open every request is {@link Principal#ANONYMOUS}, whatever it sends, and may name any agent.
+ *
+ * <p>Threads: {@link #authenticate(String, String)} may block (it looks at the tokens file at most once per
+ * {@code auth.tokensCheckMillis}, and fetches the issuer's keys when they are unknown or stale), so it must run on
+ * a worker thread; from an event loop use {@link #authenticate(Vertx, String, String)}, which does that.
+ * Instances are thread-safe.
+ */
+public final class Authenticators {
+  private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
+  private static final Authenticators OPEN = new Authenticators(List.of());
+
+  /** Empty when open. */
+  private final List<Authenticator> chain;
+
+  private Authenticators(List<Authenticator> chain) {
+    this.chain = List.copyOf(chain);
+  }
+
+  /**
+   * Decides ({@link AuthStartup}) and builds at start: logs the one warning of an open broker, reads the tokens
+   * file. The OIDC keys are fetched with the first token, so an issuer that is down does not stop the start.
+   *
+   * @param bindHosts each setting naming a listening host and its value, e.g. {@code {"http.host": "0.0.0.0"}}
+   * @throws IllegalStateException when the broker must not start this way, with a message naming the settings
+   * @throws IllegalArgumentException when the tokens file cannot be read or used
+   */
+  public static Authenticators start(AuthSettings settings, Map<String, String> bindHosts) {
+    AuthStartup decision = AuthStartup.decide(settings, bindHosts);
+    switch (decision.outcome()) {
+      case REFUSE -> throw new IllegalStateException(decision.message());
+      case OPEN -> {
+        LOG.warn(decision.message());
+        return OPEN;
+      }
+      default -> {
+        Authenticators authenticators = configured(settings);
+        LOG.info("authentication on: {}", authenticators.describe(settings));
+        return authenticators;
+      }
+    }
+  }
+
+  /** Every request anonymous, as {@code auth.mode: none}; for tests and tools. */
+  public static Authenticators open() {
+    return OPEN;
+  }
+
+  /** The configured authenticators, without the start-up decision (tests; {@link #start} decides first). */
+  static Authenticators configured(AuthSettings settings) {
+    List<Authenticator> chain = new ArrayList<>();
+    settings.tokensFile().ifPresent(file -> chain.add(StaticTokenAuthenticator.load(file, settings.tokensCheck())));
+    if (settings.oidc().configured()) {
+      chain.add(new OidcAuthenticator(settings.oidc()));
+    }
+    if (chain.isEmpty()) {
+      throw new IllegalStateException("no authentication is configured");
+    }
+    return new Authenticators(chain);
+  }
+
+  static Authenticators of(List<Authenticator> chain) {
+    return new Authenticators(chain);
+  }
+
+  /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */
+  public boolean isOpen() {
+    return chain.isEmpty();
+  }
+
+  /**
+   * Blocking: call on a worker thread.
+   *
+   * @param authorization the {@code Authorization} header's value, or {@code null}
+   * @param assertedAgent the agent the request says it acts for ({@code X-Ark-Agent}, MCP {@code _meta}), a full
+   *     {@code ark://agents/...} or a bare name, or {@code null}
+   * @throws AuthFailure 401 without a valid token, 400 for a malformed agent name, 403 for an agent the principal
+   *     may not act for, 503 when the issuer's keys cannot be fetched
+   */
+  public Actor authenticate(String authorization, String assertedAgent) {
+    Grant grant;
+    if (isOpen()) {
+      grant = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
+    } else {
+      grant = grantFor(BearerToken.from(authorization));
+    }
+    return Impersonation.actorFor(grant, assertedAgent);
+  }
+
+  /** {@link #authenticate(String, String)} on a worker thread (unordered), for callers on an event loop. */
+  public Future<Actor> authenticate(Vertx vertx, String authorization, String assertedAgent) {
+    if (isOpen()) {
+      try {
+        return Future.succeededFuture(authenticate(authorization, assertedAgent)); // no I/O: no thread hop
+      } catch (AuthFailure failure) {
+        return Future.failedFuture(failure);
+      }
+    }
+    return vertx.executeBlocking(() -> authenticate(authorization, assertedAgent), false);
+  }
+
+  private Grant grantFor(String token) {
+    for (Authenticator authenticator : chain) {
+      Optional<Grant> grant = authenticator.authenticate(token);
+      if (grant.isPresent()) {
+        return grant.get();
+      }
+    }
+    throw AuthFailure.invalidToken("the token is not known");
+  }
+
+  private String describe(AuthSettings settings) {
+    List<String> parts = new ArrayList<>();
+    for (Authenticator authenticator : chain) {
+      if (authenticator instanceof StaticTokenAuthenticator tokens) {
+        parts.add(tokens.size() + " static tokens from " + settings.tokensFile().orElseThrow());
+      } else if (authenticator instanceof OidcAuthenticator) {
+        parts.add("OIDC tokens from " + settings.oidc().issuer() + " for audience " + settings.oidc().audience());
+      }
+    }
+    return String.join(", ", parts);
+  }
+}
