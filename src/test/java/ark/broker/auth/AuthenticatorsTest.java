@@ -19,10 +19,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** The entry point: header in, actor or failure out; impersonation; the open broker. */
 class AuthenticatorsTest {
-  private static final String AGENT = "agent-token";
-  private static final String EXECUTOR = "executor-token";
-  private static final String HUMAN = "human-token";
-  private static final String ADMIN = "admin-token";
+  private static final String AGENT = tokenOf("agent");
+  private static final String EXECUTOR = tokenOf("executor");
+  private static final String HUMAN = tokenOf("human");
+  private static final String ADMIN = tokenOf("admin");
 
   @TempDir
   Path dir;
@@ -166,4 +166,8 @@ class AuthenticatorsTest {
     return AuthSettings.from(auth);
   }
 
+
+  private static String tokenOf(String who) {
+    return who + "-token";
+  }
 }

@@ -72,7 +72,7 @@ class StaticTokenAuthenticatorTest {
 
   @Test
   void aChangedFileTakesEffectWithoutRestart() throws IOException {
-    StaticTokenAuthenticator tokens = StaticTokenAuthenticator.load(file, Duration.ZERO);
+    StaticTokenAuthenticator tokens = rereadingAtOnce();
     assertThat(tokens.authenticate("new-token-4")).isEmpty();
 
     write(file, entry("new-token-4", "agent", "ark://agents/newcomer"), entry(JOHN_TOKEN, "admin", "ark://users/john"));
@@ -94,7 +94,7 @@ class StaticTokenAuthenticatorTest {
 
   @Test
   void aBrokenNewFileKeepsThePreviousTokensAndWarnsOnceWithoutSecrets() throws IOException {
-    StaticTokenAuthenticator tokens = StaticTokenAuthenticator.load(file, Duration.ZERO);
+    StaticTokenAuthenticator tokens = rereadingAtOnce();
     String hash = TokenHash.hex("leaked-token");
 
     writeText(file, "{\"tokens\": [{\"sha256\": \"" + hash + "\", \"kind\": \"agent\", \"name\": \"ark://agents/x\"");
@@ -115,7 +115,7 @@ class StaticTokenAuthenticatorTest {
 
   @Test
   void aNewFileWithABadEntryIsRefusedWhole() throws IOException {
-    StaticTokenAuthenticator tokens = StaticTokenAuthenticator.load(file, Duration.ZERO);
+    StaticTokenAuthenticator tokens = rereadingAtOnce();
 
     write(file, entry("new-token-4", "agent", "ark://agents/newcomer"), entry("other", "agent", "ark://users/not-an-agent"));
 
@@ -127,7 +127,7 @@ class StaticTokenAuthenticatorTest {
 
   @Test
   void aVanishedFileKeepsThePreviousTokens() throws IOException {
-    StaticTokenAuthenticator tokens = StaticTokenAuthenticator.load(file, Duration.ZERO);
+    StaticTokenAuthenticator tokens = rereadingAtOnce();
 
     Files.delete(file);
 
@@ -153,7 +153,7 @@ class StaticTokenAuthenticatorTest {
 
   @Test
   void hashesNeverShowInTextForms() {
-    StaticTokenAuthenticator tokens = StaticTokenAuthenticator.load(file, Duration.ZERO);
+    StaticTokenAuthenticator tokens = rereadingAtOnce();
     TokenEntry entry = TokensFile.parse(("{\"tokens\": [" + entry(JOHN_TOKEN, "human", "ark://users/john").encode() + "]}")
         .getBytes()).get(0);
 
@@ -196,4 +196,9 @@ class StaticTokenAuthenticatorTest {
     }
   }
 
+
+  /** The tokens, read again at every use whose file changed. */
+  private StaticTokenAuthenticator rereadingAtOnce() throws IOException {
+    return StaticTokenAuthenticator.load(file, Duration.ZERO);
+  }
 }
