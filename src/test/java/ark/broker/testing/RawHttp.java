@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Sends bytes as they are over a plain socket, for requests no HTTP client would send (no Host header,
@@ -17,8 +20,12 @@ public final class RawHttp {
   private RawHttp() {
   }
 
-  /** What came back: the status (0 when nothing did) and the whole text. */
-  public record Answer(int status, String text) {
+  /**
+   * What came back: the status (0 when nothing did), the whole text, and whether the answer was complete
+   * (the server closed the connection, or it is an event stream, which counts as answered at its headers,
+   * unless it was read to its end).
+   */
+  public record Answer(int status, String text, boolean complete) {
     public String body() {
       int split = text.indexOf("\r\n\r\n");
       return split < 0 ? "" : text.substring(split + 4);
@@ -26,23 +33,57 @@ public final class RawHttp {
   }
 
   public static Answer send(URI server, String request) throws IOException {
+    return send(server, request, Duration.ofSeconds(10));
+  }
+
+  /** Waits at most {@code timeout} for the server to close; an event stream is answered at its headers. */
+  public static Answer send(URI server, String request, Duration timeout) throws IOException {
+    return exchange(server, request, timeout, false);
+  }
+
+  /** The same, but an event stream too must end within {@code timeout} to be complete. */
+  public static Answer sendUntilEnd(URI server, String request, Duration timeout) throws IOException {
+    return exchange(server, request, timeout, true);
+  }
+
+  private static Answer exchange(URI server, String request, Duration timeout, boolean streamsToo) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(server.getHost(), server.getPort()), 5000);
-      socket.setSoTimeout(10_000);
-      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      long deadline = System.nanoTime() + timeout.toNanos();
       ByteArrayOutputStream received = new ByteArrayOutputStream();
-      InputStream in = socket.getInputStream();
-      byte[] buffer = new byte[8192];
+      boolean complete = false;
       try {
-        for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-          received.write(buffer, 0, read);
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[8192];
+        while (!complete) {
+          long left = (deadline - System.nanoTime()) / 1_000_000;
+          if (left <= 0) {
+            break;
+          }
+          socket.setSoTimeout((int) Math.max(1, left));
+          int read = in.read(buffer);
+          if (read < 0) {
+            complete = true;
+          } else {
+            received.write(buffer, 0, read);
+            complete = !streamsToo && isEventStream(received.toString(StandardCharsets.ISO_8859_1));
+          }
         }
-      } catch (SocketTimeoutException | java.net.SocketException stopped) {
-        // What arrived before the server stopped answering is the answer.
+      } catch (SocketTimeoutException timedOut) {
+        complete = false;
+      } catch (SocketException reset) {
+        // The server cut the connection: what arrived before is the answer.
+        complete = true;
       }
       String text = received.toString(StandardCharsets.ISO_8859_1);
-      int status = text.startsWith("HTTP/1.1 ") && text.length() >= 12 ? Integer.parseInt(text.substring(9, 12)) : 0;
-      return new Answer(status, text);
+      int status = text.startsWith("HTTP/1.") && text.length() >= 12 ? Integer.parseInt(text.substring(9, 12)) : 0;
+      return new Answer(status, text, complete);
     }
+  }
+
+  private static boolean isEventStream(String text) {
+    int headersEnd = text.indexOf("\r\n\r\n");
+    return headersEnd >= 0 && text.substring(0, headersEnd).toLowerCase(Locale.ROOT).contains("content-type: text/event-stream");
   }
 }
