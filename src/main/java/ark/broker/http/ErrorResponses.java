@@ -26,19 +26,19 @@ final class ErrorResponses {
     } else if (failure instanceof JsonProcessingException json) {
       status = 400;
       message = "request body is not valid JSON: " + json.getOriginalMessage();
+    } else if (failure != null && StoreFailure.of(failure).reason() != StoreFailure.Reason.INTERNAL) {
+      status = StoreFailure.of(failure).reason().code;
+      message = failure.getMessage();
     } else if (failure != null && MalformedRequests.failedWhileReading(ctx)) {
       status = 400;
       message = "the request could not be read: " + failure.getMessage();
       LOG.warn("Refused {} {}: {} [request {}]", ctx.request().method(), ctx.request().path(), message,
           RequestLog.requestId(ctx));
     } else if (failure != null) {
-      StoreFailure.Reason reason = StoreFailure.of(failure).reason();
-      status = reason.code;
-      message = reason == StoreFailure.Reason.INTERNAL ? "internal error" : failure.getMessage();
-      if (reason == StoreFailure.Reason.INTERNAL) {
-        LOG.error("Request {} {} failed [request {}]", ctx.request().method(), ctx.request().path(),
-            RequestLog.requestId(ctx), failure);
-      }
+      status = 500;
+      message = "internal error";
+      LOG.error("Request {} {} failed [request {}]", ctx.request().method(), ctx.request().path(),
+          RequestLog.requestId(ctx), failure);
     } else {
       status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
       message = defaultMessage(status, ctx);

@@ -38,11 +38,13 @@ public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<S
   }
 
   /**
-   * Whether a request failed while it was still being read (a broken chunk, a connection reset): the
-   * client's doing, worth a 400 and a WARN line rather than a 500 and a stack trace.
+   * Whether a request failed while its body was still being read (a broken chunk, a connection reset):
+   * the client's doing, worth a 400 and a WARN line rather than a 500 and a stack trace.
    */
   public static boolean failedWhileReading(RoutingContext ctx) {
-    return !ctx.request().isEnded();
+    HttpServerRequest request = ctx.request();
+    boolean hasBody = request.headers().contains("Transfer-Encoding") || request.headers().contains("Content-Length");
+    return hasBody && !request.isEnded();
   }
 
   private static String problemOf(HttpServerRequest request) {
