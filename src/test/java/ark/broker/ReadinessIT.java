@@ -1,20 +1,17 @@
 package ark.broker;
 
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.QuestionLogFile;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedWriter;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +24,7 @@ class ReadinessIT {
 
   @Test
   void readyOnlyAfterTheLogIsReplayed() throws Exception {
-    writeLog(dataDir.resolve("questions"));
+    QuestionLogFile.writeCreations(dataDir, QUESTIONS, 0);
     int port = BrokerProcess.freePort();
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
     boolean sawAliveButNotReady = false;
@@ -53,23 +50,6 @@ class ReadinessIT {
       assertThat(ready.statusCode()).isEqualTo(200);
       assertThat(new JsonObject(ready.body()).getInteger("questions")).isEqualTo(QUESTIONS);
       assertThat(sawAliveButNotReady).as("healthz answered 200 while readyz still said 503").isTrue();
-    }
-  }
-
-  /** A segment of {@link #QUESTIONS} creations, written the way the broker writes its log. */
-  private static void writeLog(Path dir) throws Exception {
-    Files.createDirectories(dir);
-    try (BufferedWriter out = Files.newBufferedWriter(dir.resolve(String.format("segment-%020d.log", 1)), StandardCharsets.UTF_8)) {
-      for (int i = 1; i <= QUESTIONS; i++) {
-        String json = "{\"type\":\"question_created\",\"question\":{\"id\":\"q-" + i + "\",\"recipient\":\"ark://users/john\","
-            + "\"channels\":[],\"content\":\"Question " + i + "?\",\"priority\":\"medium\",\"blocking\":true,"
-            + "\"status\":\"pending\",\"createdAt\":\"2026-01-01T00:00:00Z\",\"updatedAt\":\"2026-01-01T00:00:00Z\","
-            + "\"deliveries\":[]},\"at\":\"2026-01-01T00:00:00Z\",\"writer\":\"test-" + i + "\"}";
-        String checked = i + " " + json;
-        CRC32C crc = new CRC32C();
-        crc.update(checked.getBytes(StandardCharsets.UTF_8));
-        out.write(String.format("%08x %s%n", crc.getValue(), checked));
-      }
     }
   }
 }

@@ -44,12 +44,18 @@ public final class BrokerProcess implements AutoCloseable {
 
   /** Starts the jar without waiting for it; the port goes in HTTP_PORT unless the caller sets Ark's PORT. */
   public static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment) throws Exception {
+    return launch(dataDir, httpPort, environment, "1g");
+  }
+
+  /** The same with its heap capped at {@code maxHeap} ("256m"). */
+  public static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment, String maxHeap)
+      throws Exception {
     if (!Files.exists(JAR)) {
       throw new IllegalStateException(JAR + " is missing: process tests run after 'mvn package'");
     }
     Path output = logFile("broker-");
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
@@ -103,7 +109,7 @@ public final class BrokerProcess implements AutoCloseable {
     }
   }
 
-  private void awaitReady(Duration timeout) throws Exception {
+  public void awaitReady(Duration timeout) throws Exception {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = 20;
@@ -130,6 +136,10 @@ public final class BrokerProcess implements AutoCloseable {
   public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
   }
 
   public String output() throws IOException {

@@ -1,0 +1,32 @@
+package ark.broker.testing;
+
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/** Writes a question log the way the broker writes its own, for tests that need a long history fast. */
+public final class QuestionLogFile {
+  private QuestionLogFile() {
+  }
+
+  /** One segment in {@code dataDir}/questions holding {@code count} creations, each with {@code contentChars} of content. */
+  public static void writeCreations(Path dataDir, int count, int contentChars) throws Exception {
+    Path dir = dataDir.resolve("questions");
+    Files.createDirectories(dir);
+    String padding = "x".repeat(Math.max(0, contentChars));
+    try (BufferedWriter out = Files.newBufferedWriter(dir.resolve(String.format("segment-%020d.log", 1)), StandardCharsets.UTF_8)) {
+      for (int i = 1; i <= count; i++) {
+        String json = "{\"type\":\"question_created\",\"question\":{\"id\":\"q-" + i + "\",\"recipient\":\"ark://users/john\","
+            + "\"channels\":[],\"content\":\"Question " + i + "?" + padding + "\",\"priority\":\"medium\",\"blocking\":true,"
+            + "\"status\":\"pending\",\"createdAt\":\"2026-01-01T00:00:00Z\",\"updatedAt\":\"2026-01-01T00:00:00Z\","
+            + "\"deliveries\":[]},\"at\":\"2026-01-01T00:00:00Z\"}";
+        String checked = i + " " + json;
+        CRC32C crc = new CRC32C();
+        crc.update(checked.getBytes(StandardCharsets.UTF_8));
+        out.write(String.format("%08x %s%n", crc.getValue(), checked));
+      }
+    }
+  }
+}
