@@ -35,8 +35,8 @@ public final class Messages {
   public record ListQuestions(QuestionFilter filter, int limit, String continueToken) {
   }
 
-  /** Every change after position {@code after}, in order; fails with GONE when they are no longer retained. */
-  public record ChangesSince(long after) {
+  /** The first {@code limit} changes after position {@code after}, in order; fails with GONE when they are no longer retained. */
+  public record ChangesSince(long after, int limit) {
   }
 
   public record Changes(List<QuestionChange> changes) {

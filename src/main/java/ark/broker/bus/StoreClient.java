@@ -90,9 +90,9 @@ public final class StoreClient {
     return request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery));
   }
 
-  /** Every change after position {@code after}; fails with {@link StoreFailure.Reason#GONE} when too old. */
-  public Future<List<QuestionChange>> changesSince(long after) {
-    return this.<Changes>request(Addresses.QUESTIONS_HISTORY, new ChangesSince(after)).map(Changes::changes);
+  /** The first {@code limit} changes after position {@code after}; fails with {@link StoreFailure.Reason#GONE} when too old. */
+  public Future<List<QuestionChange>> changesSince(long after, int limit) {
+    return this.<Changes>request(Addresses.QUESTIONS_HISTORY, new ChangesSince(after, limit)).map(Changes::changes);
   }
 
   /** Answers only once the store has replayed its log, so an answer means ready. */

@@ -78,8 +78,8 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
     if (request.resourceVersion() == null) {
       return;
     }
-    store(ctx).changesSince(request.resourceVersion())
-        .onSuccess(watcher::catchUp)
+    StoreClient forRequest = store(ctx);
+    watcher.catchUp(after -> forRequest.changesSince(after, Watcher.HISTORY_PAGE), hub::frameOf)
         .onFailure(failure -> {
           hub.remove(watcher);
           int code = StoreFailure.of(failure).reason().code;

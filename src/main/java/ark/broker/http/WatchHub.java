@@ -10,10 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Fans the store's changes out to this verticle's open watch streams: one event-bus consumer however
@@ -22,7 +23,15 @@ import java.util.function.Function;
 final class WatchHub {
   private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
 
+  private static final int REMEMBERED_FRAMES = 10_000;
+
   private final Set<Watcher> watchers = new LinkedHashSet<>();
+  private final Map<Long, Buffer> recentFrames = new LinkedHashMap<>(1024, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Buffer> eldest) {
+      return size() > REMEMBERED_FRAMES;
+    }
+  };
   private Vertx vertx;
   private MessageConsumer<QuestionChange> consumer;
   private long heartbeatTimer;
@@ -53,14 +62,15 @@ final class WatchHub {
   }
 
   private void broadcast(QuestionChange change) {
-    Buffer[] encoded = new Buffer[1];
-    Function<QuestionChange, Buffer> frame = c -> {
-      if (encoded[0] == null) {
-        encoded[0] = SseFrames.change(c);
-      }
-      return encoded[0];
-    };
-    forEach(watcher -> watcher.offer(change, frame));
+    forEach(watcher -> watcher.offer(change, this::frameOf));
+  }
+
+  /**
+   * The change as an SSE frame, encoded once however many watchers send it: live, and when many
+   * watchers replay the same history at once (a dashboard fleet reconnecting).
+   */
+  Buffer frameOf(QuestionChange change) {
+    return recentFrames.computeIfAbsent(change.position(), position -> SseFrames.change(change));
   }
 
   private void forEach(java.util.function.Consumer<Watcher> action) {

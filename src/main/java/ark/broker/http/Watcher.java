@@ -2,18 +2,26 @@ package ark.broker.http;
 
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.question.QuestionFilter;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * One open watch stream. While it catches up from history it holds live changes back, then sends
  * them after the history; the resourceVersion of the last change seen drops anything seen twice.
  */
 final class Watcher {
+  /** How many changes of history a watcher asks the store for at a time. */
+  static final int HISTORY_PAGE = 1000;
+  private static final int SLICE = 200;
+
   private final HttpServerResponse response;
   private final QuestionFilter filter;
   private long lastSeen;
@@ -37,30 +45,53 @@ final class Watcher {
   }
 
   /**
-   * The history after the requested position: sent first, then whatever was held back meanwhile. The
-   * history goes out only as fast as the client reads it (a full write queue waits for the drain), so a
-   * client that does not read holds a write queue's worth, not the whole history; like any watcher
-   * that falls behind, it is cut off at the next change or heartbeat and resumes from its last id.
+   * Sends the history after the requested position, then whatever was held back meanwhile. The history
+   * is read a page at a time and goes out only as fast as the client reads it (a full write queue waits
+   * for the drain), so a client that does not read holds one page and a write queue's worth, not the
+   * whole history; like any watcher that falls behind, it is cut off at the next change or heartbeat and
+   * resumes from its last id. Fails as the store refused a page (too old: the client lists again).
    */
-  void catchUp(List<QuestionChange> history) {
-    catchUpFrom(history, 0);
+  Future<Void> catchUp(LongFunction<Future<List<QuestionChange>>> pageAfter, Function<QuestionChange, Buffer> frames) {
+    Promise<Void> caughtUp = Promise.promise();
+    nextPage(pageAfter, frames, caughtUp);
+    return caughtUp.future();
   }
 
-  private void catchUpFrom(List<QuestionChange> history, int from) {
-    int next = from;
-    while (next < history.size() && !response.writeQueueFull()) {
-      send(history.get(next++), SseFrames::change);
-    }
-    if (next < history.size()) {
-      int rest = next;
-      response.drainHandler(drained -> catchUpFrom(history, rest));
+  private void nextPage(LongFunction<Future<List<QuestionChange>>> pageAfter, Function<QuestionChange, Buffer> frames,
+                        Promise<Void> caughtUp) {
+    pageAfter.apply(lastSeen)
+        .onFailure(caughtUp::tryFail)
+        .onSuccess(page -> sendPage(page, 0, pageAfter, frames, caughtUp));
+  }
+
+  /** A slice at a time, so a long history shares the event loop with everyone else's requests. */
+  private void sendPage(List<QuestionChange> page, int from, LongFunction<Future<List<QuestionChange>>> pageAfter,
+                        Function<QuestionChange, Buffer> frames, Promise<Void> caughtUp) {
+    if (response.ended() || response.closed()) {
+      caughtUp.tryComplete(); // cut off, or gone, meanwhile
       return;
     }
-    response.drainHandler(null);
-    List<QuestionChange> held = heldBack;
-    heldBack = null;
-    for (QuestionChange change : held) {
-      send(change, SseFrames::change);
+    int next = from;
+    int end = Math.min(page.size(), from + SLICE);
+    while (next < end && !response.writeQueueFull()) {
+      send(page.get(next++), frames);
+    }
+    int rest = next;
+    if (rest < page.size() && response.writeQueueFull()) {
+      response.drainHandler(drained -> sendPage(page, rest, pageAfter, frames, caughtUp));
+    } else if (rest < page.size()) {
+      Vertx.currentContext().runOnContext(later -> sendPage(page, rest, pageAfter, frames, caughtUp));
+    } else if (page.size() == HISTORY_PAGE) {
+      response.drainHandler(null);
+      nextPage(pageAfter, frames, caughtUp);
+    } else {
+      response.drainHandler(null);
+      List<QuestionChange> held = heldBack;
+      heldBack = null;
+      for (QuestionChange change : held) {
+        send(change, frames);
+      }
+      caughtUp.complete();
     }
   }
 
@@ -74,7 +105,9 @@ final class Watcher {
   }
 
   void end(Buffer last) {
-    response.end(last);
+    if (!response.ended() && !response.closed()) {
+      response.end(last);
+    }
   }
 
   private void send(QuestionChange change, Function<QuestionChange, Buffer> frame) {

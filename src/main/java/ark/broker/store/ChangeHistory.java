@@ -36,8 +36,8 @@ final class ChangeHistory {
     completeAfter = Math.max(completeAfter, position);
   }
 
-  /** Changes after {@code position}, or null when some of them are no longer retained. */
-  List<QuestionChange> since(long position) {
+  /** The first {@code limit} changes after {@code position}, or null when some of them are no longer retained. */
+  List<QuestionChange> since(long position, int limit) {
     if (position < completeAfter) {
       return null;
     }
@@ -51,8 +51,9 @@ final class ChangeHistory {
         high = middle;
       }
     }
-    List<QuestionChange> changes = new ArrayList<>(size - low);
-    for (int i = low; i < size; i++) {
+    int end = (int) Math.min(size, (long) low + limit);
+    List<QuestionChange> changes = new ArrayList<>(end - low);
+    for (int i = low; i < end; i++) {
       changes.add(at(i));
     }
     return changes;

@@ -95,7 +95,7 @@ public final class StoreVerticle extends VerticleBase {
       bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())));
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
-      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body().after())));
+      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body().after(), m.body().limit())));
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
       upkeep = new PeriodicPass(vertx, "Expiry and repair pass", settings.expiryCheckMillis(),
@@ -273,7 +273,7 @@ public final class StoreVerticle extends VerticleBase {
    * before deciding. One still beyond is none this log ever had (another broker's, or from before its data
    * was lost): like a version too old, the watcher must list again.
    */
-  private Future<Changes> changesSince(long after) {
+  private Future<Changes> changesSince(long after, int limit) {
     Future<Void> caughtUp = after > view.position() ? questions.catchUp() : Future.succeededFuture();
     return caughtUp.compose(ignored -> {
       if (after > view.position()) {
@@ -281,7 +281,7 @@ public final class StoreVerticle extends VerticleBase {
             + " is newer than anything in this broker's log (its newest is " + view.position()
             + "); list again and watch from the list's resourceVersion"));
       }
-      List<QuestionChange> changes = history.since(after);
+      List<QuestionChange> changes = history.since(after, limit);
       return changes != null ? Future.succeededFuture(new Changes(changes))
           : Future.failedFuture(new StoreFailure(StoreFailure.Reason.GONE, "resourceVersion " + after
               + " is too old: changes up to " + history.completeAfter() + " are no longer retained; list again and"

@@ -1,0 +1,235 @@
+package ark.broker.bench;
+
+import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.McpTestClient;
+import ark.broker.testing.QuestionLogFile;
+import io.vertx.core.json.JsonObject;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Two figures of the hardening issue, each against the jar as its own process (fsync on), from a load
+ * generator in this JVM on the same two cores:
+ * <ul>
+ *   <li>a soak: a steady mixed load (creates, answers, reads, open watches, MCP tasks) for
+ *   {@code -Dsoak.minutes} (30), with the broker's heap after a full GC and the minute's p99 printed every
+ *   minute, then the heap's trend;</li>
+ *   <li>1,000 watchers that replay a long history and never read, while other clients create and read:
+ *   their p99 and the broker's heap (capped at 256 MiB).</li>
+ * </ul>
+ * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.SoakBenchmark}
+ */
+public final class SoakBenchmark {
+  private static final int MINUTES = Integer.getInteger("soak.minutes", 30);
+  private static final int OPERATIONS_PER_SECOND = Integer.getInteger("soak.rate", 200);
+  private static final int OPEN_WATCHES = 50;
+  private static final Pattern HEAP = Pattern.compile("jvm_memory_used_bytes\\{area=\"heap\",id=\"[^\"]+\"} ([0-9.E+]+)");
+
+  private SoakBenchmark() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    stalledWatchers();
+    soak();
+    System.exit(0);
+  }
+
+  // ---- the soak ----
+
+  private static void soak() throws Exception {
+    Path data = Files.createTempDirectory("ark-soak");
+    try (BrokerProcess broker = BrokerProcess.launch(data, BrokerProcess.freePort(), Map.of(), "512m")) {
+      broker.awaitReady(Duration.ofSeconds(60));
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      McpTestClient agent = new McpTestClient(broker.mcp).initialize();
+      ConcurrentLinkedQueue<String> pending = new ConcurrentLinkedQueue<>();
+      List<Socket> watches = new ArrayList<>();
+      for (int i = 0; i < OPEN_WATCHES; i++) {
+        watches.add(readingWatch(broker.base));
+      }
+      ExecutorService workers = Executors.newFixedThreadPool(16);
+      List<double[]> minutes = new ArrayList<>();
+      System.out.printf("soak: %d operations/s for %d minutes (40%% creates, 30%% answers, 15%% reads, 15%% MCP tasks),"
+          + " %d open watches%n", OPERATIONS_PER_SECOND, MINUTES, OPEN_WATCHES);
+      System.out.println("minute  operations  errors  p99 ms  heap MiB (after GC)");
+      for (int minute = 1; minute <= MINUTES; minute++) {
+        Percentiles latency = new Percentiles();
+        AtomicInteger errors = new AtomicInteger();
+        long start = System.nanoTime();
+        for (int second = 0; second < 60; second++) {
+          for (int i = 0; i < OPERATIONS_PER_SECOND; i++) {
+            workers.submit(() -> operation(http, broker.base, agent, pending, latency, errors));
+          }
+          long next = start + TimeUnit.SECONDS.toNanos(second + 1);
+          TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+        }
+        double heap = heapMiB(http, broker.base, true);
+        minutes.add(new double[] {minute, heap, latency.millis(99)});
+        System.out.printf("%6d  %10d  %6d  %6.1f  %8.1f%n", minute, latency.count(), errors.get(), latency.millis(99), heap);
+      }
+      workers.shutdownNow();
+      for (Socket watch : watches) {
+        watch.close();
+      }
+      System.out.printf("heap trend over the last two thirds: %+.2f MiB per minute%n", slope(minutes.subList(MINUTES / 3, MINUTES)));
+    }
+  }
+
+  private static void operation(HttpClient http, URI base, McpTestClient agent, ConcurrentLinkedQueue<String> pending,
+                                Percentiles latency, AtomicInteger errors) {
+    long begin = System.nanoTime();
+    try {
+      int kind = ThreadLocalRandom.current().nextInt(100);
+      int status;
+      if (kind < 40) {
+        HttpResponse<String> created = send(http, HttpRequest.newBuilder(base.resolve("/questions"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"recipient\":\"ark://users/soak\",\"content\":\"Proceed?\"}")));
+        status = created.statusCode();
+        if (status == 201) {
+          pending.add(new JsonObject(created.body()).getString("id"));
+        }
+      } else if (kind < 70) {
+        String id = pending.poll();
+        status = id == null ? 200 : send(http, HttpRequest.newBuilder(base.resolve("/questions/" + id))
+            .header("Content-Type", "application/json")
+            .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"response\":\"yes\"}"))).statusCode();
+      } else if (kind < 85) {
+        status = send(http, HttpRequest.newBuilder(base.resolve("/questions?status=pending&limit=20"))).statusCode();
+      } else {
+        JsonObject task = agent.call("tools/call", new JsonObject().put("name", "ask_question").put("task", new JsonObject())
+            .put("arguments", new JsonObject().put("recipient", "ark://users/soak").put("content", "As a task?"))).result();
+        status = task == null ? 500 : 200;
+        if (task != null) {
+          pending.add(task.getJsonObject("task").getString("taskId"));
+        }
+      }
+      if (status >= 400) {
+        errors.incrementAndGet();
+      }
+    } catch (Exception e) {
+      errors.incrementAndGet();
+    }
+    latency.add(System.nanoTime() - begin);
+  }
+
+  // ---- watchers that never read ----
+
+  private static void stalledWatchers() throws Exception {
+    Path data = Files.createTempDirectory("ark-stalled");
+    QuestionLogFile.writeCreations(data, 40_000, 600);
+    int port = BrokerProcess.freePort();
+    try (BrokerProcess broker = BrokerProcess.launch(data, port, Map.of(), "256m")) {
+      broker.awaitReady(Duration.ofSeconds(90));
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      List<Socket> stalled = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        socket.getOutputStream().write("GET /questions?watch=true&resourceVersion=0 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            .getBytes(StandardCharsets.ISO_8859_1));
+        stalled.add(socket);
+      }
+      Percentiles others = new Percentiles();
+      int failed = 0;
+      for (int i = 0; i < 2000; i++) {
+        long begin = System.nanoTime();
+        HttpResponse<String> answer = send(http, i % 2 == 0
+            ? HttpRequest.newBuilder(broker.base.resolve("/questions?limit=10"))
+            : HttpRequest.newBuilder(broker.base.resolve("/questions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"recipient\":\"ark://users/mary\",\"content\":\"New?\"}")));
+        others.add(System.nanoTime() - begin);
+        failed += answer.statusCode() >= 400 ? 1 : 0;
+      }
+      double heap = heapMiB(http, broker.base, false);
+      System.out.printf("1000 watchers replaying 40,000 changes (~28 MB each) without reading, heap capped at 256 MiB:%n"
+          + "  other clients: 2000 requests (half creates, half lists), %d failed, %s; broker heap %.1f MiB, alive: %s%n",
+          failed, others.summary(), heap, broker.isAlive());
+      for (Socket socket : stalled) {
+        socket.close();
+      }
+    }
+  }
+
+  // ---- plumbing ----
+
+  private static Socket readingWatch(URI base) throws Exception {
+    Socket socket = new Socket(base.getHost(), base.getPort());
+    socket.getOutputStream().write("GET /questions?watch=true HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+    Thread reader = new Thread(() -> {
+      try (InputStream in = socket.getInputStream()) {
+        byte[] buffer = new byte[16384];
+        while (in.read(buffer) >= 0) {
+          // Reads everything, as a dashboard does.
+        }
+      } catch (Exception closed) {
+        // The soak is over.
+      }
+    }, "soak-watch");
+    reader.setDaemon(true);
+    reader.start();
+    return socket;
+  }
+
+  /** The broker's heap in use from /metrics; after {@code jcmd GC.run} when {@code afterGc}, so a trend means a leak. */
+  private static double heapMiB(HttpClient http, URI base, boolean afterGc) throws Exception {
+    if (afterGc) {
+      // The broker is the only other java process started with the jar: ask it for a full GC.
+      for (ProcessHandle process : ProcessHandle.allProcesses().toList()) {
+        if (process.info().commandLine().orElse("").contains("ark-broker.jar")) {
+          new ProcessBuilder("jcmd", Long.toString(process.pid()), "GC.run").redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
+        }
+      }
+    }
+    String metrics = send(http, HttpRequest.newBuilder(base.resolve("/metrics"))).body();
+    double bytes = 0;
+    Matcher heap = HEAP.matcher(metrics);
+    while (heap.find()) {
+      bytes += Double.parseDouble(heap.group(1));
+    }
+    return bytes / (1 << 20);
+  }
+
+  private static HttpResponse<String> send(HttpClient http, HttpRequest.Builder request) throws Exception {
+    return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Least-squares slope of heap (index 1) over minute (index 0). */
+  private static double slope(List<double[]> points) {
+    double n = points.size();
+    double sx = 0;
+    double sy = 0;
+    double sxy = 0;
+    double sxx = 0;
+    for (double[] point : points) {
+      sx += point[0];
+      sy += point[1];
+      sxy += point[0] * point[1];
+      sxx += point[0] * point[0];
+    }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  }
+}
