@@ -126,7 +126,8 @@ public final class Main {
 
     McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
-        eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(), Clock.systemUTC(), meters));
+        eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(),
+        mcpSettings.maxSessions(), Clock.systemUTC(), meters));
     McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, Clock.systemUTC(), meters, extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 

@@ -24,7 +24,10 @@ public final class Addresses {
   /** Any body -> {@link Messages.StoreStatus}; no handler means the store has not finished replaying. */
   public static final String STORE_STATUS = "store.status";
 
-  /** {@link Messages.SessionRecord} -> true, once the session is durable and applied. */
+  /**
+   * {@link Messages.SessionRecord} -> true, once the session is durable and applied; or failure
+   * {@link StoreFailure.Reason#FORBIDDEN} for a new session beyond the limit of sessions.
+   */
   public static final String SESSIONS_SAVE = "sessions.save";
   /** {@link Messages.GetSession} -> {@link Messages.SessionRecord}, or failure {@link StoreFailure.Reason#NOT_FOUND}. */
   public static final String SESSIONS_GET = "sessions.get";

@@ -59,7 +59,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
       }
-      ctx.resumable(RESUME_KIND, McpJson.object().put("q", question.id()));
+      ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(question.id()));
       ctx.stream();
       return resume(ctx, question.id());
     });
@@ -89,7 +89,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
   }
 
   Future<JsonNode> resume(RequestContext ctx, JsonNode state) {
-    return resume(ctx, McpJson.requireText(state, "q")).map(JsonNode.class::cast);
+    return resume(ctx, QuestionWatch.resumedQuestion(state)).map(JsonNode.class::cast);
   }
 
   private static NewQuestion request(RequestContext ctx, ObjectNode arguments) {

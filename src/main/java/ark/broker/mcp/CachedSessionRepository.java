@@ -2,6 +2,7 @@ package ark.broker.mcp;
 
 import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.SessionRepository;
 import io.vertx.core.Future;
@@ -30,9 +31,13 @@ final class CachedSessionRepository implements SessionRepository {
     };
   }
 
+  /** The store refuses a new session beyond its limit (FORBIDDEN, as a quota): {@link Full}, in the store's words. */
   @Override
   public Future<Void> save(McpSession session) {
-    return store.saveSession(session.id(), session.toJson()).onSuccess(saved -> recent.put(session.id(), session));
+    return store.saveSession(session.id(), session.toJson())
+        .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.FORBIDDEN)
+            ? new Full(failure.getMessage()) : failure))
+        .onSuccess(saved -> recent.put(session.id(), session));
   }
 
   @Override

@@ -52,7 +52,7 @@ record Caller(String agent, JsonNode query, String toolCallId) {
     if (agent != null) {
       return ArkUri.require("the calling agent", agent.startsWith("ark://") ? agent : "ark://agents/" + agent);
     }
-    String client = ctx.session().clientInfo().path("name").asText("");
+    String client = ctx.session().clientName();
     String safe = UNSAFE.matcher(client).replaceAll("-");
     return safe.isEmpty() || !Character.isLetterOrDigit(safe.charAt(0)) ? "ark://agents/unknown" : "ark://agents/" + safe;
   }

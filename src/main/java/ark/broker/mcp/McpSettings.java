@@ -15,9 +15,11 @@ import java.time.Duration;
  * @param progressIntervalMillis a call waiting for an answer tells its client how it stands this often
  * @param taskPollIntervalMillis how often clients are told to poll a task
  * @param sessionCacheSize how many sessions each replica keeps in memory
+ * @param maxSessions how many sessions may exist at once, on all replicas together (the session store refuses more)
  */
 public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
-                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize) {
+                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize,
+                          int maxSessions) {
 
   public static McpSettings from(JsonObject mcp) {
     Duration sessionIdle = Duration.ofSeconds(mcp.getLong("sessionIdleSeconds"));
@@ -28,9 +30,12 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
         mcp.getLong("sseRetryMillis"),
         mcp.getLong("heartbeatSeconds") * 1000,
         mcp.getLong("clientRequestTimeoutSeconds") * 1000,
-        SessionIdle.period(sessionIdle).toMillis());
+        SessionIdle.period(sessionIdle).toMillis(),
+        mcp.getInteger("maxSessionBytes"),
+        mcp.getInteger("maxSubscriptionsPerSession"),
+        mcp.getInteger("maxSubscriptionUriLength"));
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
         mcp.getLong("progressIntervalSeconds") * 1000, mcp.getLong("taskPollIntervalMillis"),
-        mcp.getInteger("sessionCacheSize"));
+        mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"));
   }
 }

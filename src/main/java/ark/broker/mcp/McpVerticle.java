@@ -85,8 +85,8 @@ public final class McpVerticle extends VerticleBase {
     new FollowUpTools(store, watch).tools().forEach(features::tool);
     features.resources(resources)
         .tasks(tasks)
-        .resumer(AskQuestionTool.RESUME_KIND, ask::resume)
-        .resumer(QuestionTaskStore.RESUME_KIND, tasks::resume);
+        .resumer(AskQuestionTool.RESUME_KIND, QuestionWatch::isResumeState, ask::resume)
+        .resumer(QuestionTaskStore.RESUME_KIND, QuestionWatch::isResumeState, tasks::resume);
     extraFeatures.accept(features);
 
     EventBus bus = vertx.eventBus();

@@ -8,6 +8,7 @@ import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.ResourceProvider;
 import ark.broker.question.EventType;
+import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionStatus;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -61,9 +62,22 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
         return contents(uri, body);
       });
     }
-    return forRequest.find(uri.substring(PREFIX.length())).compose(question -> question == null
+    return question(ctx, uri).map(question -> contents(uri, QuestionResults.questionJson(question)));
+  }
+
+  /** The pending list always exists; a question's resource exists if the question does. */
+  @Override
+  public Future<Void> exists(RequestContext ctx, String uri) {
+    if (uri.equals(PENDING)) {
+      return Future.succeededFuture();
+    }
+    return question(ctx, uri).mapEmpty();
+  }
+
+  private Future<Question> question(RequestContext ctx, String uri) {
+    return store.forRequest(ctx.logName()).find(uri.substring(PREFIX.length())).compose(question -> question == null
         ? Future.failedFuture(McpServer.resourceNotFound(uri))
-        : Future.succeededFuture(contents(uri, QuestionResults.questionJson(question))));
+        : Future.succeededFuture(question));
   }
 
   /** Tells subscribed sessions listening on this replica that a resource they watch changed. */

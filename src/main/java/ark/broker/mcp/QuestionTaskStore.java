@@ -56,7 +56,7 @@ final class QuestionTaskStore implements TaskStore {
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.withRelatedTask(QuestionResults.askResult(question), taskId));
       }
-      ctx.resumable(RESUME_KIND, McpJson.object().put("q", taskId));
+      ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(taskId));
       ctx.stream();
       return untilFinal(ctx, taskId);
     });
@@ -64,7 +64,7 @@ final class QuestionTaskStore implements TaskStore {
 
   /** Finishes a {@code tasks/result} whose stream was cut, after GET + Last-Event-ID. */
   Future<JsonNode> resume(RequestContext ctx, JsonNode state) {
-    return untilFinal(ctx, McpJson.requireText(state, "q")).map(JsonNode.class::cast);
+    return untilFinal(ctx, QuestionWatch.resumedQuestion(state)).map(JsonNode.class::cast);
   }
 
   @Override

@@ -3,9 +3,12 @@ package ark.broker.mcp;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.JsonRpcError;
+import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.question.EventType;
 import ark.broker.question.Question;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -32,6 +35,21 @@ final class QuestionWatch {
     this.vertx = vertx;
     this.store = store;
     this.progressIntervalMillis = progressIntervalMillis;
+  }
+
+  /** The state of a cut stream that waits for a question: {@code {"q": id}}. */
+  static ObjectNode resumeState(String questionId) {
+    return McpJson.object().put("q", questionId);
+  }
+
+  /** Whether a (client-supplied) state is exactly a {@link #resumeState}. */
+  static boolean isResumeState(JsonNode state) {
+    return state.isObject() && state.size() == 1 && state.path("q").isTextual();
+  }
+
+  /** The question a {@link #resumeState} waits for. */
+  static String resumedQuestion(JsonNode state) {
+    return state.get("q").textValue();
   }
 
   /** Every change, from the store's published stream. */

@@ -22,8 +22,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Keeps MCP sessions durable and shared: each save is a record of its own log (the session log), so a
@@ -39,10 +41,13 @@ public final class SessionStoreVerticle extends VerticleBase {
   private final EventLog log;
   private final StoreSettings settings;
   private final Duration idleTimeout;
+  private final int maxSessions;
   private final Clock clock;
   private final MeterRegistry meters;
   private final Instant started;
   private final Map<String, Stored> sessions = new HashMap<>();
+  /** New sessions being written: they count towards the limit before the log has them. */
+  private final Set<String> starting = new HashSet<>();
   private LogBackedView<SessionEvent, Boolean> sessionLog;
   private PeriodicPass idleSessions;
 
@@ -50,11 +55,16 @@ public final class SessionStoreVerticle extends VerticleBase {
   private record Stored(String document, long position, Instant at) {
   }
 
-  /** @param idleTimeout sessions not saved for this long end; zero keeps them until the client ends them */
-  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, Clock clock, MeterRegistry meters) {
+  /**
+   * @param idleTimeout sessions not saved for this long end; zero keeps them until the client ends them
+   * @param maxSessions how many sessions may exist at once; a new one beyond is refused
+   */
+  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, int maxSessions, Clock clock,
+                              MeterRegistry meters) {
     this.log = log;
     this.settings = settings;
     this.idleTimeout = idleTimeout;
+    this.maxSessions = maxSessions;
     this.clock = clock;
     this.meters = meters;
     this.started = clock.instant();
@@ -105,9 +115,25 @@ public final class SessionStoreVerticle extends VerticleBase {
     return sessionLog.close();
   }
 
+  /** A new session beyond the limit is refused (FORBIDDEN, as a quota); saving one that exists always goes through. */
   private Future<Boolean> save(SessionRecord session) {
-    return requireId(session.id()).compose(id ->
-        sessionLog.append(id, new SessionEvent(id, session.document(), false, clock.instant())));
+    return requireId(session.id()).compose(id -> {
+      boolean added = !sessions.containsKey(id) && !starting.contains(id);
+      // Sessions per principal will be counted here as well, once a session record names its principal.
+      if (added && sessions.size() + starting.size() >= maxSessions) {
+        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "the broker already holds "
+            + maxSessions + " MCP sessions, the most it may; try again once others have ended"));
+      }
+      if (added) {
+        starting.add(id);
+      }
+      return sessionLog.append(id, new SessionEvent(id, session.document(), false, clock.instant()))
+          .onComplete(done -> {
+            if (added) {
+              starting.remove(id);
+            }
+          });
+    });
   }
 
   private Future<Boolean> delete(String sessionId) {

@@ -1,5 +1,6 @@
 package ark.broker.mcp.protocol;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** What a server offers: tools, resources, prompts, completions, tasks, and how to resume cut requests. */
 public final class McpFeatures {
@@ -21,7 +23,7 @@ public final class McpFeatures {
   final Map<String, Tool> tools = new LinkedHashMap<>();
   final Map<String, Prompt> prompts = new LinkedHashMap<>();
   final List<ResourceProvider> resources = new ArrayList<>();
-  final Map<String, Resumer> resumers = new LinkedHashMap<>();
+  final Map<String, ResumeKind> resumers = new LinkedHashMap<>();
   TaskStore tasks;
   Function<Throwable, JsonRpcError> failures = failure -> null;
   Completions completions = (ctx, ref, argument) ->
@@ -66,9 +68,13 @@ public final class McpFeatures {
     return this;
   }
 
-  public McpFeatures resumer(String kind, Resumer resumer) {
-    resumers.put(kind, resumer);
+  /** How a cut stream of {@code kind} is finished: {@code accepts} is true for exactly the states such a stream carries. */
+  public McpFeatures resumer(String kind, Predicate<JsonNode> accepts, Resumer resumer) {
+    resumers.put(kind, new ResumeKind(accepts, resumer));
     return this;
+  }
+
+  record ResumeKind(Predicate<JsonNode> accepts, Resumer resumer) {
   }
 
   ObjectNode capabilities() {

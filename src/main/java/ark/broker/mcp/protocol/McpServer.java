@@ -88,8 +88,15 @@ public final class McpServer {
     ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
     String version = ProtocolVersions.negotiate(requested);
     Instant now = clock.instant();
-    McpSession session = new McpSession(newSessionId(), version, clientInfo, capabilities, null, java.util.Set.of(),
-        now, now);
+    McpSession session = new McpSession(newSessionId(), version, McpJson.write(clientInfo), McpJson.write(capabilities),
+        null, java.util.Set.of(), now, now);
+    int size = session.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (size > settings.maxSessionBytes()) {
+      LOG.warn("MCP initialize refused: its session would take {} bytes, more than the {} allowed", size,
+          settings.maxSessionBytes());
+      throw JsonRpcError.invalidParams("clientInfo and capabilities are too large: the session would take "
+          + size + " bytes, and this server keeps at most " + settings.maxSessionBytes() + " per session");
+    }
     ObjectNode result = McpJson.object().put("protocolVersion", version);
     result.set("capabilities", features.capabilities());
     result.set("serverInfo", features.serverInfo);
@@ -97,8 +104,8 @@ public final class McpServer {
       result.put("instructions", features.instructions);
     }
     return sessions.save(session).map(saved -> {
-      LOG.info("MCP session {} started by {} {} (protocol {})", abbreviate(session.id()),
-          clientInfo.path("name").asText("an unnamed client"), clientInfo.path("version").asText(""), version);
+      LOG.info("MCP session {} started by {} {} (protocol {}, {} bytes)", abbreviate(session.id()),
+          clientInfo.path("name").asText("an unnamed client"), clientInfo.path("version").asText(""), version, size);
       return new Initialized(session, result);
     });
   }
@@ -203,22 +210,40 @@ public final class McpServer {
    * The features' failures as the features translate them; the rest, and failures of the server's own
    * work such as saving the session, stay internal errors.
    */
-  private Future<JsonNode> translated(Future<JsonNode> work) {
+  private <T> Future<T> translated(Future<T> work) {
     return work.recover(failure -> {
       JsonRpcError error = failure instanceof JsonRpcError ? null : features.failures.apply(failure);
       return Future.failedFuture(error == null ? failure : error);
     });
   }
 
-  /** Finishes a request whose stream was cut, from the token of its last event id. */
-  Future<JsonNode> resume(RequestContext ctx, StreamToken token) {
-    Resumer resumer = features.resumers.get(token.kind());
-    if (resumer == null) {
-      return Future.failedFuture(new JsonRpcError(JsonRpcError.INVALID_PARAMS, "nothing to resume for this event id", null));
+  /**
+   * Why {@code session} may not resume the stream of {@code token}, or null if it may: the token must be
+   * of a kind this server resumes, carry exactly the state that kind needs, and be the session's own.
+   */
+  String resumeRefusal(McpSession session, StreamToken token) {
+    McpFeatures.ResumeKind kind = features.resumers.get(token.kind());
+    if (kind == null) {
+      return "this server resumes no stream of kind '" + token.kind() + "'";
     }
+    if (!token.session().equals(StreamToken.sessionTag(session.id()))) {
+      return "the event id belongs to a stream of another session";
+    }
+    if (token.state() == null || !kind.accepts().test(token.state())) {
+      return "the event id does not carry what a stream of kind '" + token.kind() + "' needs";
+    }
+    return null;
+  }
+
+  /** Finishes a request whose stream was cut, from the token of its last event id (checked by {@link #resumeRefusal}). */
+  Future<JsonNode> resume(RequestContext ctx, StreamToken token) {
     ctx.resumable(token.kind(), token.state());
     ctx.stream();
-    return translated(resumer.resume(ctx, token.state()));
+    try {
+      return translated(features.resumers.get(token.kind()).resumer().resume(ctx, token.state()));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
   }
 
   void notification(McpSession session, JsonRpcMessage message) {
@@ -383,10 +408,30 @@ public final class McpServer {
     return owner(uri).read(ctx, uri).map(contents -> McpJson.object().set("contents", contents));
   }
 
+  /**
+   * Subscriptions are stored with the session, so they are bounded: in number, in URI length, and to
+   * resources that exist. A request that would change nothing stores nothing.
+   */
   private Future<JsonNode> subscribe(RequestContext ctx, boolean subscribed) {
     String uri = McpJson.requireText(ctx.params(), "uri");
-    owner(uri);
-    return saveSession(ctx.session().withSubscription(uri, subscribed)).map(saved -> McpJson.object());
+    McpSession session = ctx.session();
+    if (subscribed == session.subscriptions().contains(uri)) {
+      return Future.succeededFuture(McpJson.object());
+    }
+    if (!subscribed) {
+      return saveSession(session.withSubscription(uri, false)).map(saved -> McpJson.object());
+    }
+    if (uri.length() > settings.maxSubscriptionUriLength()) {
+      throw JsonRpcError.invalidParams("uri is " + uri.length() + " characters long; subscriptions take"
+          + " URIs of at most " + settings.maxSubscriptionUriLength());
+    }
+    if (session.subscriptions().size() >= settings.maxSubscriptionsPerSession()) {
+      throw new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Invalid Request: this session already has "
+          + session.subscriptions().size() + " subscriptions, the most it may have; unsubscribe from one first", null);
+    }
+    return translated(owner(uri).exists(ctx, uri))
+        .compose(exists -> saveSession(session.withSubscription(uri, true)))
+        .map(saved -> McpJson.object());
   }
 
   private ResourceProvider owner(String uri) {

@@ -3,6 +3,7 @@ package ark.broker.mcp.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import java.time.Instant;
 import java.util.Set;
@@ -12,16 +13,28 @@ import java.util.TreeSet;
  * What the server remembers of a client between its requests. Stored durably and shared by every
  * replica, so any replica can serve any request of the session.
  *
+ * @param clientInfo the client's {@code clientInfo}, as compact JSON text: a session in memory costs
+ *     about what its stored form does, whatever shape the client gave it
+ * @param clientCapabilities the client's {@code capabilities}, as compact JSON text
  * @param logLevel the lowest level of {@code notifications/message} the client wants, or null for all
  * @param subscriptions resource URIs the client subscribed to
  * @param savedAt when the session was last saved: a session in use is saved now and then, so the store
  *     can tell it from an abandoned one
  */
-public record McpSession(String id, String protocolVersion, ObjectNode clientInfo, ObjectNode clientCapabilities,
+public record McpSession(String id, String protocolVersion, String clientInfo, String clientCapabilities,
                          String logLevel, Set<String> subscriptions, Instant createdAt, Instant savedAt) {
 
   public McpSession {
     subscriptions = Set.copyOf(subscriptions);
+  }
+
+  /** The name the client gives in its {@code clientInfo}, or "" if none. */
+  public String clientName() {
+    try {
+      return McpJson.MAPPER.readTree(clientInfo).path("name").asText("");
+    } catch (java.io.IOException e) {
+      return "";
+    }
   }
 
   public McpSession withLogLevel(String level) {
@@ -48,8 +61,8 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
         .put("protocolVersion", protocolVersion)
         .put("createdAt", createdAt.toString())
         .put("savedAt", savedAt.toString());
-    json.set("clientInfo", clientInfo);
-    json.set("clientCapabilities", clientCapabilities);
+    json.putRawValue("clientInfo", new RawValue(clientInfo));
+    json.putRawValue("clientCapabilities", new RawValue(clientCapabilities));
     if (logLevel != null) {
       json.put("logLevel", logLevel);
     }
@@ -64,7 +77,7 @@ public record McpSession(String id, String protocolVersion, ObjectNode clientInf
       Set<String> subscriptions = new TreeSet<>();
       json.path("subscriptions").forEach(uri -> subscriptions.add(uri.asText()));
       return new McpSession(json.get("id").asText(), json.get("protocolVersion").asText(),
-          (ObjectNode) json.get("clientInfo"), (ObjectNode) json.get("clientCapabilities"),
+          McpJson.write(json.get("clientInfo")), McpJson.write(json.get("clientCapabilities")),
           json.hasNonNull("logLevel") ? json.get("logLevel").asText() : null, subscriptions,
           Instant.parse(json.get("createdAt").asText()),
           Instant.parse(json.path("savedAt").asText(json.get("createdAt").asText())));

@@ -81,7 +81,7 @@ public final class RequestContext {
    * through the {@link Resumer} registered for {@code kind}, given {@code state}. Call before streaming.
    */
   public void resumable(String kind, JsonNode state) {
-    resumeToken = new StreamToken(requestId, kind, state, meta().get("progressToken"));
+    resumeToken = new StreamToken(requestId, kind, state, meta().get("progressToken"), StreamToken.sessionTag(session.id()));
   }
 
   /** Switches the response to an SSE stream now (a priming event lets the client resume from here). */

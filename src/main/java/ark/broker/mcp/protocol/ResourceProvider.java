@@ -16,4 +16,12 @@ public interface ResourceProvider {
 
   /** The {@code contents} of a resource this provider owns; fails with RESOURCE_NOT_FOUND if it has none. */
   Future<ArrayNode> read(RequestContext ctx, String uri);
+
+  /**
+   * Succeeds if the resource exists, so it may be subscribed to; fails with RESOURCE_NOT_FOUND if not.
+   * Reads it unless the provider knows a cheaper way.
+   */
+  default Future<Void> exists(RequestContext ctx, String uri) {
+    return read(ctx, uri).mapEmpty();
+  }
 }

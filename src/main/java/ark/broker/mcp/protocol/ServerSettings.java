@@ -13,8 +13,13 @@ import java.util.List;
  * @param clientRequestTimeoutMillis how long a request to the client (elicitation, sampling) may take
  * @param sessionSaveMillis a session in use is saved again when its last save is older than this, so
  *     the store does not end it as idle; zero when sessions never idle out
+ * @param maxSessionBytes the largest session {@code initialize} may store (its JSON, clientInfo and
+ *     capabilities included); subscriptions are bounded by the next two
+ * @param maxSubscriptionsPerSession resources one session may subscribe to
+ * @param maxSubscriptionUriLength the longest URI a session may subscribe to
  */
 public record ServerSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
                              long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis,
-                             long sessionSaveMillis) {
+                             long sessionSaveMillis, int maxSessionBytes, int maxSubscriptionsPerSession,
+                             int maxSubscriptionUriLength) {
 }

@@ -121,7 +121,15 @@ public final class StreamableHttpEndpoint {
     initialized.onSuccess(done -> {
       response.putHeader(SESSION_HEADER, done.session().id());
       json(response, 200, JsonRpcMessage.response(message.id(), done.result()));
-    }).onFailure(failure -> unavailable(response, failure));
+    }).onFailure(failure -> {
+      if (failure instanceof SessionRepository.Full full) {
+        LOG.warn("MCP initialize refused: {}", full.getMessage());
+        json(response, 503, JsonRpcMessage.errorResponse(message.id(),
+            new JsonRpcError(JsonRpcError.TRANSPORT, "Service Unavailable: " + full.getMessage(), null)));
+      } else {
+        unavailable(response, failure);
+      }
+    });
   }
 
   // ---- GET ----
@@ -138,23 +146,39 @@ public final class StreamableHttpEndpoint {
     }
     withSession(ctx, request.getHeader(SESSION_HEADER), session -> {
       String lastEventId = request.getHeader("Last-Event-ID");
-      StreamToken resumable = StreamToken.decode(lastEventId);
-      if (resumable != null) {
-        ObjectNode params = McpJson.object();
-        if (resumable.progressToken() != null) {
-          params.putObject("_meta").set("progressToken", resumable.progressToken());
-        }
-        RequestContext context = server.newContext(session, resumable.requestId(), "resume", params,
-            request.headers(), response);
-        server.run(context, server.resume(context, resumable));
-      } else if (lastEventId != null && !lastEventId.startsWith(StreamToken.STANDALONE + ".")) {
-        refuse(response, 400, JsonRpcError.TRANSPORT, "Bad Request: cannot resume from event id " + lastEventId);
+      if (lastEventId != null && !StreamToken.isStandalone(lastEventId)) {
+        resume(ctx, session, lastEventId);
       } else if (server.hasStandaloneStream(session.id())) {
         refuse(response, 409, JsonRpcError.TRANSPORT, "Conflict: this session already has a standalone SSE stream");
       } else {
         server.openStandalone(session, response);
       }
     });
+  }
+
+  /** Finishes a cut request stream; a token that is not exactly one this session may resume gets 400, and no stream. */
+  private void resume(RoutingContext ctx, McpSession session, String lastEventId) {
+    StreamToken token;
+    String refusal;
+    try {
+      token = StreamToken.decode(lastEventId);
+      refusal = server.resumeRefusal(session, token);
+    } catch (IllegalArgumentException e) {
+      token = null;
+      refusal = e.getMessage();
+    }
+    if (refusal != null) {
+      LOG.debug("MCP resumption refused in session {}: {}", McpServer.abbreviate(session.id()), refusal);
+      refuse(ctx.response(), 400, JsonRpcError.INVALID_REQUEST, "Bad Request: " + refusal);
+      return;
+    }
+    ObjectNode params = McpJson.object();
+    if (token.progressToken() != null) {
+      params.putObject("_meta").set("progressToken", token.progressToken());
+    }
+    RequestContext context = server.newContext(session, token.requestId(), "resume", params,
+        ctx.request().headers(), ctx.response());
+    server.run(context, server.resume(context, token));
   }
 
   // ---- DELETE ----

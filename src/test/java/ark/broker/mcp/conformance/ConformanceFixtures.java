@@ -72,7 +72,8 @@ public final class ConformanceFixtures {
           vertx.setTimer(50, t -> ctx.cutStream());
           return Promise.<ObjectNode>promise().future();
         });
-    features.resumer(RECONNECTION, (ctx, state) -> done(text("Reconnection test completed successfully")).map(JsonNode.class::cast));
+    features.resumer(RECONNECTION, state -> state.isObject() && state.isEmpty(),
+        (ctx, state) -> done(text("Reconnection test completed successfully")).map(JsonNode.class::cast));
 
     features.resources(new FixtureResources());
     prompt(features, "test_simple_prompt", "A simple prompt", List.of(), (ctx, args) ->

@@ -62,15 +62,27 @@ class ProtocolPiecesTest {
   @Test
   void streamTokensCarryWhatIsNeededToResumeAndRejectForgeries() {
     StreamToken token = new StreamToken(McpJson.MAPPER.getNodeFactory().numberNode(42), "ask",
-        McpJson.object().put("q", "q-1"), McpJson.MAPPER.getNodeFactory().textNode("progress-7"));
+        McpJson.object().put("q", "q-1"), McpJson.MAPPER.getNodeFactory().textNode("progress-7"),
+        StreamToken.sessionTag("session-a"));
 
-    StreamToken decoded = StreamToken.decode(token.encode() + ".3");
+    assertThat(StreamToken.decode(token.encode() + ".3")).isEqualTo(token);
+    assertThat(StreamToken.isStandalone("g.5")).isTrue();
+    assertThat(StreamToken.isStandalone("g.five")).isFalse();
+    assertThat(StreamToken.sessionTag("session-a")).isNotEqualTo(StreamToken.sessionTag("session-b"))
+        .doesNotContain("session");
+    for (String forged : List.of("not base64!.1", token.encode() + ".x", token.encode(), ".1",
+        encoded("{}"), encoded("[1]"), encoded("{\"i\":1,\"k\":\"ask\"}"),
+        encoded("{\"i\":1,\"k\":7,\"n\":\"t\"}"), encoded("{\"i\":{},\"k\":\"ask\",\"n\":\"t\"}"),
+        encoded("{\"i\":1,\"k\":\"ask\",\"n\":\"t\",\"p\":[]}"),
+        encoded("{\"i\":1,\"k\":\"ask\",\"n\":\"t\",\"extra\":1}"))) {
+      assertThatThrownBy(() -> StreamToken.decode(forged)).as(forged)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cannot resume from this event id");
+    }
+  }
 
-    assertThat(decoded).isEqualTo(token);
-    assertThat(StreamToken.decode("g.5")).isNull();
-    assertThat(StreamToken.decode("not base64!.1")).isNull();
-    assertThat(StreamToken.decode("e30.1")).as("{} has no kind").isNull();
-    assertThat(StreamToken.decode(null)).isNull();
+  private static String encoded(String json) {
+    return java.util.Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ".0";
   }
 
   @Test
