@@ -92,7 +92,9 @@ public final class SoakBenchmark {
       for (Socket watch : watches) {
         watch.close();
       }
-      System.out.printf("heap trend over the last two thirds: %+.2f MiB per minute%n", slope(minutes.subList(MINUTES / 3, MINUTES)));
+      if (MINUTES >= 3) {
+        System.out.printf("heap trend over the last two thirds: %+.2f MiB per minute%n", slope(minutes.subList(MINUTES / 3, MINUTES)));
+      }
     }
   }
 
