@@ -33,6 +33,8 @@ public final class Addresses {
   public static final String SESSIONS_GET = "sessions.get";
   /** {@link Messages.DeleteSession} -> true, once the deletion is durable. */
   public static final String SESSIONS_DELETE = "sessions.delete";
+  /** Any body -> null while the session log takes writes, else why it does not (the store's status includes it). */
+  public static final String SESSIONS_STATUS = "sessions.status";
   /** Published {@link Messages.SessionRecord} after every change; a null document means the session ended. */
   public static final String SESSIONS_CHANGED = "sessions.changed";
   /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */

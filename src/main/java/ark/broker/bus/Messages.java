@@ -49,8 +49,14 @@ public final class Messages {
     }
   }
 
-  /** The store answers only once it has replayed its log, so an answer means ready. */
-  public record StoreStatus(long position, int questions) {
+  /**
+   * The store answers only once it has replayed its log, so an answer means ready, unless its logs cannot
+   * take writes now.
+   *
+   * @param unwritable null while the question and session logs take writes; else why one does not (a full
+   *                   or failing disk), and the broker is not ready until it does again
+   */
+  public record StoreStatus(long position, int questions, String unwritable) {
   }
 
   /**

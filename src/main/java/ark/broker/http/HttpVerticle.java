@@ -71,12 +71,19 @@ public final class HttpVerticle extends VerticleBase {
     return hub.stop();
   }
 
+  /** Ready once the store has replayed its log, and while its logs take writes (not while the disk is full). */
   private void ready(RoutingContext ctx) {
     store.status()
-        .onSuccess(status -> ctx.json(new JsonObject()
-            .put("status", "ready")
-            .put("resourceVersion", Long.toString(status.position()))
-            .put("questions", status.questions())))
+        .onSuccess(status -> {
+          if (status.unwritable() != null) {
+            ErrorResponses.send(ctx, 503, "not ready: " + status.unwritable());
+            return;
+          }
+          ctx.json(new JsonObject()
+              .put("status", "ready")
+              .put("resourceVersion", Long.toString(status.position()))
+              .put("questions", status.questions()));
+        })
         .onFailure(notYet -> ErrorResponses.send(ctx, 503, "not ready: the store is still replaying its event log"));
   }
 }

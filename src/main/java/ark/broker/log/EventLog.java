@@ -73,6 +73,14 @@ public interface EventLog {
 
   Future<Void> close();
 
+  /**
+   * Null while the log takes writes; else, in a sentence fit for an operator, why it does not now (the
+   * embedded log's disk is full or failing). Readiness reports it.
+   */
+  default String cannotWrite() {
+    return null;
+  }
+
   /** One record; {@code position} is where it stands in the log. */
   record LogRecord(long position, String key, byte[] payload) {
   }

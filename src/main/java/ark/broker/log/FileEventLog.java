@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -21,7 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The embedded log: append-only segment files in a data directory, one checksummed line per record,
@@ -32,39 +35,72 @@ import java.util.function.Function;
  * damaged tail of the last segment (what a crash mid-write leaves). Damage anywhere else stops the
  * start, since cutting it off would lose acknowledged writes. {@link #compact} writes a snapshot and
  * deletes the segments it covers, so start-up time follows the number of questions, not of events.
+ *
+ * <p>A full or failing disk: when a batch cannot be written or synced, its appends fail, and the active
+ * segment is first cut back (truncated, and synced if the disk lets it) to the end of the last batch that
+ * was written and synced, so a write answered with a failure is not in the log, now or after a restart
+ * (only a power loss before the cut-back is synced could bring it back). Until the disk takes
+ * writes again, appends fail at once and {@link #cannotWrite} says why; every {@code probeMillis} the
+ * writer cuts the segment back again, syncs the directory and writes, syncs and deletes a probe file;
+ * once that succeeds the log takes writes again, by itself. Should even the cut-back fail (a failing
+ * disk rather than a full one), the failed batch's outcome is unknown: its appends fail with a message
+ * that says so, and only a retry (with the same idempotency key) tells.
  */
 public final class FileEventLog implements EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(FileEventLog.class);
   private static final int MAX_BATCH = 8192;
+  /** How often a log that cannot write tries again. */
+  static final long PROBE_MILLIS = 1000;
+  /** The probe must be able to write this much: about a batch of ordinary records. */
+  private static final int PROBE_BYTES = 64 * 1024;
+  private static final String PROBE_FILE = "write-probe.tmp";
 
   private final Vertx vertx;
   private final Path dir;
   private final boolean fsync;
+  /** Wraps every channel the writer writes through: the seam where tests make the disk fail. */
+  private final UnaryOperator<FileChannel> channels;
+  private final long probeNanos;
   private final BlockingQueue<WriterTask> queue = new LinkedBlockingQueue<>();
 
   private Context context;
   private RecordSink<Object> sink;
-  /** Next position to hand out; touched only on the opener's context. */
-  private long nextPosition;
-  private volatile LogUnavailableException failure;
+  /** Why the log takes no writes now (a disk error), or null while it does. */
+  private volatile String failure;
 
   private FileChannel lockChannel;
   private FileLock lock;
   private FileChannel active;
   /** Position of the last record written; touched only by the writer thread once it runs. */
   private long writtenUpTo;
+  /** Length of the active segment up to the end of its last written (and synced) batch; writer thread. */
+  private long cleanLength;
+  /** When a log that cannot write tries again; writer thread. */
+  private long nextProbe;
   private Thread writer;
 
   public FileEventLog(Vertx vertx, Path dir, boolean fsync) {
+    this(vertx, dir, fsync, UnaryOperator.identity(), PROBE_MILLIS);
+  }
+
+  /** @param channels wraps each segment and probe channel (tests inject disk faults through it) */
+  FileEventLog(Vertx vertx, Path dir, boolean fsync, UnaryOperator<FileChannel> channels, long probeMillis) {
     this.vertx = vertx;
     this.dir = dir;
     this.fsync = fsync;
+    this.channels = channels;
+    this.probeNanos = TimeUnit.MILLISECONDS.toNanos(probeMillis);
   }
 
   private sealed interface WriterTask permits Append, Roll, Stop {
   }
 
-  private record Append(long position, byte[] payload, Promise<Long> promise) implements WriterTask {
+  /** Its position is handed out by the writer, so a batch that failed leaves no gap behind. */
+  private record Append(byte[] payload, Promise<Long> promise) implements WriterTask {
+  }
+
+  /** An append in the batch being written, at its position. */
+  private record Placed(long position, Append append) {
   }
 
   /** Starts a new segment; completes with its first position. */
@@ -80,9 +116,8 @@ public final class FileEventLog implements EventLog {
     this.sink = new SkippingSink("Event log " + dir, sink);
     return vertx.executeBlocking(() -> {
       try {
-        long last = recover();
-        nextPosition = last + 1;
-        writtenUpTo = last;
+        writtenUpTo = recover();
+        cleanLength = active.size();
         return null;
       } catch (IOException | RuntimeException e) {
         releaseLock();
@@ -98,12 +133,20 @@ public final class FileEventLog implements EventLog {
 
   @Override
   public Future<Long> append(String key, byte[] payload) {
-    if (failure != null) {
-      return Future.failedFuture(failure);
+    String reason = failure;
+    if (reason != null) {
+      return Future.failedFuture(notStored(reason));
     }
     Promise<Long> promise = Promise.promise();
-    queue.add(new Append(nextPosition++, payload, promise));
+    queue.add(new Append(payload, promise));
     return promise.future();
+  }
+
+  /** Null while the log takes writes; else why it does not (the disk is full or failing). */
+  @Override
+  public String cannotWrite() {
+    String reason = failure;
+    return reason == null ? null : "the " + dir.getFileName() + " event log cannot be written (" + reason + ")";
   }
 
   /** This log keeps no keys: the deletion record is how the sink learns the key ended. */
@@ -179,7 +222,7 @@ public final class FileEventLog implements EventLog {
     Path activePath = segments.isEmpty()
         ? LogFile.path(dir, LogFile.SEGMENT, last + 1)
         : segments.get(segments.size() - 1).path();
-    active = FileChannel.open(activePath, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    active = openSegment(activePath, StandardOpenOption.CREATE);
     syncDirectory();
     LOG.info("Event log {} replayed: {} records up to position {} in {} ms", dir, records, last,
         (System.nanoTime() - started) / 1_000_000);
@@ -259,11 +302,15 @@ public final class FileEventLog implements EventLog {
 
   private void writeLoop() {
     List<WriterTask> batch = new ArrayList<>();
-    List<Append> pending = new ArrayList<>();
+    List<Placed> pending = new ArrayList<>();
     GrowableBuffer buffer = new GrowableBuffer();
     while (true) {
       try {
-        batch.add(queue.take());
+        WriterTask first = failure == null ? queue.take()
+            : queue.poll(Math.max(0, nextProbe - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (first != null) {
+          batch.add(first);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -283,28 +330,32 @@ public final class FileEventLog implements EventLog {
       }
       flush(buffer, pending);
       batch.clear();
+      if (failure != null && System.nanoTime() - nextProbe >= 0) {
+        probe();
+      }
     }
   }
 
-  private void encode(Append append, GrowableBuffer buffer, List<Append> pending) {
-    if (failure != null) {
-      fail(append.promise, failure);
+  private void encode(Append append, GrowableBuffer buffer, List<Placed> pending) {
+    String reason = failure;
+    if (reason != null) {
+      fail(append.promise, notStored(reason));
       return;
     }
+    long position = writtenUpTo + pending.size() + 1;
     try {
-      RecordLine.encode(append.position, append.payload, buffer);
-      pending.add(append);
+      RecordLine.encode(position, append.payload, buffer);
+      pending.add(new Placed(position, append));
     } catch (IllegalArgumentException e) {
-      failure = new LogUnavailableException("Event log " + dir + " refused a malformed record", e);
-      fail(append.promise, e);
+      fail(append.promise, new LogUnavailableException("Event log " + dir + " refused a malformed record", e));
     }
   }
 
-  private void flush(GrowableBuffer buffer, List<Append> pending) {
+  private void flush(GrowableBuffer buffer, List<Placed> pending) {
     if (pending.isEmpty()) {
       return;
     }
-    List<Append> written = List.copyOf(pending);
+    List<Placed> written = List.copyOf(pending);
     pending.clear();
     try {
       var bytes = buffer.asByteBuffer();
@@ -315,42 +366,145 @@ public final class FileEventLog implements EventLog {
         active.force(false);
       }
       writtenUpTo = written.get(written.size() - 1).position;
+      cleanLength += buffer.size();
     } catch (IOException | RuntimeException e) {
-      failure = new LogUnavailableException("Event log " + dir + " cannot be written: " + e.getMessage(), e);
-      LOG.error("Event log {} failed a write; it takes no more writes until the broker restarts", dir, e);
-      for (Append append : written) {
-        fail(append.promise, failure);
-      }
+      failed(written, e);
       return;
     } finally {
       buffer.clear();
     }
     Object[] decoded = new Object[written.size()];
     for (int i = 0; i < decoded.length; i++) {
-      decoded[i] = sink.decode(written.get(i).position, written.get(i).payload);
+      decoded[i] = sink.decode(written.get(i).position, written.get(i).append.payload);
     }
     context.runOnContext(ignored -> {
       for (int i = 0; i < decoded.length; i++) {
-        Append append = written.get(i);
-        sink.apply(append.position, decoded[i]);
-        append.promise.complete(append.position);
+        Placed placed = written.get(i);
+        sink.apply(placed.position, decoded[i]);
+        placed.append.promise.complete(placed.position);
       }
     });
   }
 
-  private void roll(Roll roll) {
+  /**
+   * A batch could not be written or synced: cuts it off again before anything else is written, so none
+   * of it is in the log (after a restart either), and refuses writes until a probe succeeds.
+   */
+  private void failed(List<Placed> batch, Exception cause) {
+    String reason = reasonOf(cause);
+    failure = reason;
+    nextProbe = System.nanoTime() + probeNanos;
+    LogUnavailableException outcome;
     try {
-      long first = writtenUpTo + 1;
-      active.close();
-      active = FileChannel.open(LogFile.path(dir, LogFile.SEGMENT, first),
-          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-      syncDirectory();
-      context.runOnContext(ignored -> roll.promise.complete(first));
-    } catch (IOException e) {
-      failure = new LogUnavailableException("Event log " + dir + " cannot start a new segment: " + e.getMessage(), e);
-      LOG.error("Event log {} failed to start a new segment", dir, e);
-      fail(roll.promise, failure);
+      active.truncate(cleanLength);
+      outcome = notStored(reason);
+      syncQuietly();
+      LOG.error("Event log {} failed to write a batch of {} records ({}); cut them off again and takes no writes until "
+          + "the disk does, trying every {} ms", dir, batch.size(), reason, probeNanos / 1_000_000);
+    } catch (IOException | RuntimeException e) {
+      outcome = new LogUnavailableException("the broker cannot write its event log now (" + reason
+          + "): this write may or may not have been stored; retry it with the same idempotency key", cause);
+      LOG.error("Event log {} failed to write a batch of {} records ({}) and could not cut them off again ({}); they may "
+          + "appear after a restart. It takes no writes until the cut-back and a probe succeed", dir, batch.size(),
+          reason, reasonOf(e));
     }
+    for (Placed placed : batch) {
+      fail(placed.append.promise, outcome);
+    }
+  }
+
+  /**
+   * Tries whether the disk takes writes again: cuts the active segment back to its clean length, syncs
+   * the directory, and writes and syncs a probe file of about a batch. Clears the failure if all succeed.
+   */
+  private void probe() {
+    nextProbe = System.nanoTime() + probeNanos;
+    Path probe = dir.resolve(PROBE_FILE);
+    try {
+      cutBack();
+      syncDirectory();
+      try (FileChannel channel = channels.apply(FileChannel.open(probe, StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
+        ByteBuffer zeros = ByteBuffer.allocate(PROBE_BYTES);
+        while (zeros.hasRemaining()) {
+          channel.write(zeros);
+        }
+        channel.force(false);
+      } finally {
+        Files.deleteIfExists(probe);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Event log {} still cannot write: {}", dir, reasonOf(e));
+      return;
+    }
+    LOG.info("Event log {} can write again (it could not: {}); taking writes", dir, failure);
+    failure = null;
+  }
+
+  /** Truncates the active segment to the end of its last clean batch and syncs that. */
+  private void cutBack() throws IOException {
+    active.truncate(cleanLength);
+    active.force(true);
+  }
+
+  /**
+   * Syncs a cut-back if the disk lets it. If not (the sync itself failed), the file no longer holds the
+   * batch, for this process and any restart of it; only a power loss before the next probe, which syncs
+   * the cut-back before any further write, could bring it back.
+   */
+  private void syncQuietly() {
+    try {
+      active.force(true);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Event log {} could not sync its cut-back yet: {}", dir, reasonOf(e));
+    }
+  }
+
+  private void roll(Roll roll) {
+    String reason = failure;
+    if (reason != null) {
+      fail(roll.promise, notStored(reason));
+      return;
+    }
+    long first = writtenUpTo + 1;
+    FileChannel next;
+    try {
+      next = openSegment(LogFile.path(dir, LogFile.SEGMENT, first), StandardOpenOption.CREATE_NEW);
+    } catch (IOException e) {
+      LOG.warn("Event log {} could not start a new segment ({}); goes on with the current one", dir, reasonOf(e));
+      fail(roll.promise, new LogUnavailableException("Event log " + dir + " cannot start a new segment", e));
+      return;
+    }
+    FileChannel previous = active;
+    active = next;
+    cleanLength = 0;
+    try {
+      previous.close();
+      syncDirectory();
+    } catch (IOException e) {
+      // Records in a segment whose name may not be durable are not durable either: write none until a probe syncs it.
+      failure = reasonOf(e);
+      nextProbe = System.nanoTime() + probeNanos;
+      LOG.error("Event log {} could not sync its directory after starting a new segment ({}); takes no writes "
+          + "until it can", dir, failure);
+      fail(roll.promise, notStored(failure));
+      return;
+    }
+    context.runOnContext(ignored -> roll.promise.complete(first));
+  }
+
+  private FileChannel openSegment(Path path, StandardOpenOption create) throws IOException {
+    return channels.apply(FileChannel.open(path, create, StandardOpenOption.WRITE, StandardOpenOption.APPEND));
+  }
+
+  /** What a client is told about a write the log refused without writing any of it. */
+  private static LogUnavailableException notStored(String reason) {
+    return new LogUnavailableException("the broker cannot write its event log now (" + reason
+        + "): this write was not stored; retry later", null);
+  }
+
+  private static String reasonOf(Exception e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   private void fail(Promise<?> promise, Throwable cause) {
@@ -375,6 +529,10 @@ public final class FileEventLog implements EventLog {
       RecordLine.encode(0, ("{\"records\":" + entries.size() + "}").getBytes(StandardCharsets.UTF_8), buffer);
       writeFully(out, buffer);
       out.force(true);
+    } catch (IOException | RuntimeException e) {
+      // On a full disk a half-written snapshot would keep the space the log needs.
+      Files.deleteIfExists(tmp);
+      throw e;
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
     syncDirectory();

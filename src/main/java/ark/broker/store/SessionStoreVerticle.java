@@ -96,6 +96,7 @@ public final class SessionStoreVerticle extends VerticleBase {
       bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
       bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
       bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
+      bus.localConsumer(Addresses.SESSIONS_STATUS, m -> m.reply(log.cannotWrite()));
       if (!idleTimeout.isZero()) {
         long period = SessionIdle.period(idleTimeout).toMillis();
         idleSessions = new PeriodicPass(vertx, "Ending idle MCP sessions", period, new Backoff(period, period),

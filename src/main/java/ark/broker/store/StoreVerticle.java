@@ -30,6 +30,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import org.slf4j.Logger;
@@ -97,7 +98,8 @@ public final class StoreVerticle extends VerticleBase {
           m.body().filter(), m.body().limit(), m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body().after(), m.body().limit())));
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
-      bus.localConsumer(Addresses.STORE_STATUS, m -> m.reply(new StoreStatus(view.position(), view.size())));
+      bus.localConsumer(Addresses.STORE_STATUS, m -> unwritable().onComplete(unwritable ->
+          m.reply(new StoreStatus(view.position(), view.size(), unwritable.result()))));
       upkeep = new PeriodicPass(vertx, "Expiry and repair pass", settings.expiryCheckMillis(),
           new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
             expireDue();
@@ -295,6 +297,21 @@ public final class StoreVerticle extends VerticleBase {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
+  }
+
+  /**
+   * Why a log of this store cannot take writes now, or null: the questions log, else the session log (no
+   * answer from the session store, not started or gone, counts as nothing to report).
+   */
+  private Future<String> unwritable() {
+    String questionsLog = log.cannotWrite();
+    if (questionsLog != null) {
+      return Future.succeededFuture(questionsLog);
+    }
+    return vertx.eventBus().<String>request(Addresses.SESSIONS_STATUS, "",
+            new DeliveryOptions().setSendTimeout(Math.max(1, settings.requestTimeoutMillis() / 2)))
+        .map(Message::body)
+        .otherwise((String) null);
   }
 
   // ---- metrics ----
