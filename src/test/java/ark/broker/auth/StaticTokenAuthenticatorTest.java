@@ -152,7 +152,7 @@ class StaticTokenAuthenticatorTest {
   }
 
   @Test
-  void hashesNeverShowInTextForms() {
+  void hashesNeverShowInTextForms() throws IOException {
     StaticTokenAuthenticator tokens = rereadingAtOnce();
     TokenEntry entry = TokensFile.parse(("{\"tokens\": [" + entry(JOHN_TOKEN, "human", "ark://users/john").encode() + "]}")
         .getBytes()).get(0);
