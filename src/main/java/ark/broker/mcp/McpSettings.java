@@ -2,6 +2,7 @@ package ark.broker.mcp;
 
 import ark.broker.bus.SessionIdle;
 import ark.broker.mcp.protocol.ServerSettings;
+import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -15,9 +16,11 @@ import java.time.Duration;
  * @param progressIntervalMillis a call waiting for an answer tells its client how it stands this often
  * @param taskPollIntervalMillis how often clients are told to poll a task
  * @param sessionCacheSize how many sessions each replica keeps in memory
+ * @param limits connections, timeouts and header sizes the port allows
  */
 public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
-                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize) {
+                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize,
+                          ServerLimits limits) {
 
   public static McpSettings from(JsonObject mcp) {
     Duration sessionIdle = Duration.ofSeconds(mcp.getLong("sessionIdleSeconds"));
@@ -31,6 +34,6 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
         SessionIdle.period(sessionIdle).toMillis());
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
         mcp.getLong("progressIntervalSeconds") * 1000, mcp.getLong("taskPollIntervalMillis"),
-        mcp.getInteger("sessionCacheSize"));
+        mcp.getInteger("sessionCacheSize"), ServerLimits.from("mcp", mcp, mcp.getLong("heartbeatSeconds")));
   }
 }
