@@ -85,7 +85,9 @@ final class ErrorResponses {
       case 409 -> "Conflict";
       case 410 -> "Expired";
       case 413 -> "PayloadTooLarge";
+      case 414 -> "URITooLong";
       case 415 -> "UnsupportedMediaType";
+      case 431 -> "RequestHeaderFieldsTooLarge";
       case 502 -> "BadGateway";
       case 503 -> "Unavailable";
       default -> "InternalError";

@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -10,9 +11,10 @@ import io.vertx.core.json.JsonObject;
  * @param heartbeatSeconds idle watch streams get a comment this often, so proxies keep them open
  * @param instances event loops serving the port; 0 for one per core
  * @param inboundTimeoutMillis how long a channel's request waits for the channel room before answering 503
+ * @param limits connections, timeouts and header sizes the port allows
  */
 public record HttpSettings(String host, int port, long bodyLimitBytes, long channelBodyLimitBytes, long heartbeatSeconds,
-                           int instances, long inboundTimeoutMillis) {
+                           int instances, long inboundTimeoutMillis, ServerLimits limits) {
 
   /** @param inboundTimeoutMillis the store's request timeout, which channel requests share */
   public static HttpSettings from(JsonObject http, long inboundTimeoutMillis) {
@@ -24,6 +26,7 @@ public record HttpSettings(String host, int port, long bodyLimitBytes, long chan
         http.getLong("channelBodyLimitBytes"),
         http.getLong("heartbeatSeconds"),
         instances > 0 ? instances : Runtime.getRuntime().availableProcessors(),
-        inboundTimeoutMillis);
+        inboundTimeoutMillis,
+        ServerLimits.from("http", http, http.getLong("heartbeatSeconds")));
   }
 }

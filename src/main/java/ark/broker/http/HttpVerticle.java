@@ -1,7 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.bus.StoreClient;
-import ark.broker.web.MalformedRequests;
+import ark.broker.web.ConnectionLimits;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -56,8 +56,9 @@ public final class HttpVerticle extends VerticleBase {
       router.errorHandler(status, ErrorResponses::handle);
     }
     return hub.start(vertx, settings.heartbeatSeconds())
-        .compose(flowing -> vertx.createHttpServer().requestHandler(new MalformedRequests(router,
-            problem -> ErrorResponses.body(400, problem, null).encode())).listen(settings.port(), settings.host()))
+        .compose(flowing -> ConnectionLimits.shared(vertx, settings.limits())
+            .createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
+            .listen(settings.port(), settings.host()))
         .onSuccess(listening -> server = listening);
   }
 

@@ -2,6 +2,7 @@ package ark.broker.mcp;
 
 import ark.broker.bus.SessionIdle;
 import ark.broker.mcp.protocol.ServerSettings;
+import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -16,10 +17,11 @@ import java.time.Duration;
  * @param taskPollIntervalMillis how often clients are told to poll a task
  * @param sessionCacheSize how many sessions each replica keeps in memory
  * @param maxSessions how many sessions may exist at once, on all replicas together (the session store refuses more)
+ * @param limits connections, timeouts and header sizes the port allows
  */
 public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
                           long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize,
-                          int maxSessions) {
+                          int maxSessions, ServerLimits limits) {
 
   public static McpSettings from(JsonObject mcp) {
     Duration sessionIdle = Duration.ofSeconds(mcp.getLong("sessionIdleSeconds"));
@@ -36,6 +38,7 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
         mcp.getInteger("maxSubscriptionUriLength"));
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
         mcp.getLong("progressIntervalSeconds") * 1000, mcp.getLong("taskPollIntervalMillis"),
-        mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"));
+        mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"),
+        ServerLimits.from("mcp", mcp, mcp.getLong("heartbeatSeconds")));
   }
 }

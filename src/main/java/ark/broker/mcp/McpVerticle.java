@@ -12,6 +12,7 @@ import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.StreamableHttpEndpoint;
+import ark.broker.web.ConnectionLimits;
 import ark.broker.web.MalformedRequests;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -114,9 +115,9 @@ public final class McpVerticle extends VerticleBase {
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     router.route().failureHandler(McpVerticle::failed);
-    return vertx.createHttpServer()
-        .requestHandler(new MalformedRequests(router, problem -> McpJson.write(JsonRpcMessage.errorResponse(null,
-            new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null)))))
+    return ConnectionLimits.shared(vertx, settings.limits())
+        .createServer(vertx, router, (status, problem) -> McpJson.write(JsonRpcMessage.errorResponse(null,
+            new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null))))
         .listen(settings.port(), settings.host())
         .onSuccess(listening -> server = listening);
   }

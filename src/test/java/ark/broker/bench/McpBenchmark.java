@@ -67,7 +67,10 @@ public final class McpBenchmark {
     int restPort = BrokerProcess.freePort();
     int mcpPort = BrokerProcess.freePort();
     try (BrokerProcess broker = BrokerProcess.start(Files.createTempDirectory("ark-mcp-bench"), restPort,
-        Map.of("MCP_PORT", Integer.toString(mcpPort), "LOG_LEVEL", "WARN", "MCP_TASK_POLL_INTERVAL_MILLIS", "5000"))) {
+        Map.of("MCP_PORT", Integer.toString(mcpPort), "LOG_LEVEL", "WARN", "MCP_TASK_POLL_INTERVAL_MILLIS", "5000",
+            // Every agent comes from this one address, up to two connections each (its stream and a poll).
+            "MCP_MAX_CONNECTIONS", Integer.toString(AGENTS * 2 + 100),
+            "MCP_MAX_CONNECTIONS_PER_CLIENT", Integer.toString(AGENTS * 2 + 100)))) {
       new McpBenchmark(vertx, mcpPort, restPort).run();
     } finally {
       vertx.close();
