@@ -26,8 +26,8 @@ class SessionFloodIT {
 
   @Test
   void oversizedSessionsAndSubscriptionsAreRefusedAndTheBrokerRestartsWithTheSameHeap() throws Exception {
+    Map<String, String> environment = BrokerProcess.fixedMcpPort();
     int port = BrokerProcess.freePort();
-    Map<String, String> environment = Map.of("MCP_PORT", Integer.toString(BrokerProcess.freePort()));
     try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, environment, "256m")) {
       broker.awaitReady(Duration.ofSeconds(60));
       JsonObject hugeCapabilities = new JsonObject().put("experimental", new JsonObject().put("padding", "c".repeat(900_000)));

@@ -26,7 +26,7 @@ class TaskRestartIT {
   @Test
   void aTaskAndItsSessionSurviveKill9() throws Exception {
     int httpPort = BrokerProcess.freePort();
-    Map<String, String> ports = Map.of("MCP_PORT", Integer.toString(BrokerProcess.freePort()));
+    Map<String, String> ports = BrokerProcess.fixedMcpPort();
     McpTestClient client;
     String taskId;
     String waitingEventId;

@@ -103,6 +103,11 @@ public final class BrokerProcess implements AutoCloseable {
     return Files.createTempFile(Files.createDirectories(LOGS), prefix, ".out");
   }
 
+  /** An MCP port chosen now, so a restarted broker serves MCP where its clients left it. */
+  public static Map<String, String> fixedMcpPort() throws IOException {
+    return Map.of("MCP_PORT", Integer.toString(freePort()));
+  }
+
   public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
