@@ -138,7 +138,9 @@ public final class Main {
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
-    return Future.all(deployments)
+    // join, not all: a failed start is reported only once every deployment has settled, so the exit that
+    // follows never races a deployment still under way (which left a stray "Promise already completed").
+    return Future.join(deployments)
         .map(deployed -> {
           LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
               replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")

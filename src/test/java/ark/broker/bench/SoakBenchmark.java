@@ -84,7 +84,7 @@ public final class SoakBenchmark {
           long next = start + TimeUnit.SECONDS.toNanos(second + 1);
           TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
         }
-        double heap = heapMiB(http, broker.base, true);
+        double heap = heapMiB(http, broker, true);
         minutes.add(new double[] {minute, heap, latency.millis(99)});
         System.out.printf("%6d  %10d  %6d  %6.1f  %8.1f%n", minute, latency.count(), errors.get(), latency.millis(99), heap);
       }
@@ -165,7 +165,7 @@ public final class SoakBenchmark {
         others.add(System.nanoTime() - begin);
         failed += answer.statusCode() >= 400 ? 1 : 0;
       }
-      double heap = heapMiB(http, broker.base, false);
+      double heap = heapMiB(http, broker, false);
       System.out.printf("1000 watchers replaying 40,000 changes (~28 MB each) without reading, heap capped at 256 MiB:%n"
           + "  other clients: 2000 requests (half creates, half lists), %d failed, %s; broker heap %.1f MiB, alive: %s%n",
           failed, others.summary(), heap, broker.isAlive());
@@ -195,17 +195,13 @@ public final class SoakBenchmark {
     return socket;
   }
 
-  /** The broker's heap in use from /metrics; after {@code jcmd GC.run} when {@code afterGc}, so a trend means a leak. */
-  private static double heapMiB(HttpClient http, URI base, boolean afterGc) throws Exception {
+  /** The broker's heap in use from /metrics; after a full GC ({@code jcmd GC.run}) when asked, so a trend means a leak. */
+  private static double heapMiB(HttpClient http, BrokerProcess broker, boolean afterGc) throws Exception {
     if (afterGc) {
-      // The broker is the only other java process started with the jar: ask it for a full GC.
-      for (ProcessHandle process : ProcessHandle.allProcesses().toList()) {
-        if (process.info().commandLine().orElse("").contains("ark-broker.jar")) {
-          new ProcessBuilder("jcmd", Long.toString(process.pid()), "GC.run").redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
-        }
-      }
+      new ProcessBuilder("jcmd", Long.toString(broker.pid()), "GC.run").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
     }
+    URI base = broker.base;
     String metrics = send(http, HttpRequest.newBuilder(base.resolve("/metrics"))).body();
     double bytes = 0;
     Matcher heap = HEAP.matcher(metrics);
