@@ -68,6 +68,18 @@ class ComposeFileTest {
   }
 
   @Test
+  void theLoadBalancerWaitsForReadyReplicasAndListensOnThisMachineOnly() {
+    JsonNode lb = COMPOSE.path("services").path("lb");
+
+    for (String broker : brokers()) {
+      assertThat(COMPOSE.path("services").path(broker).path("healthcheck").path("test").toString())
+          .as("%s is healthy once /readyz says ready", broker).contains("/readyz", "8080");
+      assertThat(lb.path("depends_on").path(broker).path("condition").asText()).isEqualTo("service_healthy");
+    }
+    lb.path("ports").forEach(port -> assertThat(port.asText()).startsWith("127.0.0.1:"));
+  }
+
+  @Test
   void kafkaIsTheVersionTheBrokersClientIsBuiltFor() {
     assertThat(COMPOSE.path("services").path("kafka").path("image").asText())
         .isEqualTo("apache/kafka:" + AppInfoParser.getVersion());
