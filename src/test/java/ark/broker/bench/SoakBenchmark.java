@@ -72,7 +72,8 @@ public final class SoakBenchmark {
       List<double[]> minutes = new ArrayList<>();
       System.out.printf("soak: %d operations/s for %d minutes (40%% creates, 30%% answers, 15%% reads, 15%% MCP tasks),"
           + " %d open watches%n", OPERATIONS_PER_SECOND, MINUTES, OPEN_WATCHES);
-      System.out.println("minute  operations  errors  p99 ms  heap MiB (after GC)");
+      // Every question is kept, so the heap grows with them; per question it stays flat unless something leaks.
+      System.out.println("minute  operations  errors  p99 ms  heap MiB (after GC)  questions  KiB per question");
       for (int minute = 1; minute <= MINUTES; minute++) {
         Percentiles latency = new Percentiles();
         AtomicInteger errors = new AtomicInteger();
@@ -85,15 +86,19 @@ public final class SoakBenchmark {
           TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
         }
         double heap = heapMiB(http, broker, true);
-        minutes.add(new double[] {minute, heap, latency.millis(99)});
-        System.out.printf("%6d  %10d  %6d  %6.1f  %8.1f%n", minute, latency.count(), errors.get(), latency.millis(99), heap);
+        int questions = new JsonObject(send(http, HttpRequest.newBuilder(broker.base.resolve("/readyz"))).body())
+            .getInteger("questions");
+        minutes.add(new double[] {minute, heap * 1024 / Math.max(1, questions), latency.millis(99)});
+        System.out.printf("%6d  %10d  %6d  %6.1f  %19.1f  %9d  %16.2f%n", minute, latency.count(), errors.get(),
+            latency.millis(99), heap, questions, heap * 1024 / Math.max(1, questions));
       }
       workers.shutdownNow();
       for (Socket watch : watches) {
         watch.close();
       }
       if (MINUTES >= 3) {
-        System.out.printf("heap trend over the last two thirds: %+.2f MiB per minute%n", slope(minutes.subList(MINUTES / 3, MINUTES)));
+        System.out.printf("heap per question, trend over the last two thirds: %+.3f KiB per minute%n",
+            slope(minutes.subList(MINUTES / 3, MINUTES)));
       }
     }
   }
@@ -215,7 +220,7 @@ public final class SoakBenchmark {
     return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Least-squares slope of heap (index 1) over minute (index 0). */
+  /** Least-squares slope of index 1 (heap per question) over index 0 (minute). */
   private static double slope(List<double[]> points) {
     double n = points.size();
     double sx = 0;
