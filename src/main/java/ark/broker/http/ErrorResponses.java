@@ -18,6 +18,7 @@ final class ErrorResponses {
   /** Maps a failed request (a thrown or replied failure, or a status vertx-web chose) to its error. */
   static void handle(RoutingContext ctx) {
     Throwable failure = ctx.failure();
+    StoreFailure.Reason reason = failure == null ? null : StoreFailure.of(failure).reason();
     int status;
     String message;
     if (failure instanceof HttpProblem problem) {
@@ -26,8 +27,8 @@ final class ErrorResponses {
     } else if (failure instanceof JsonProcessingException json) {
       status = 400;
       message = "request body is not valid JSON: " + json.getOriginalMessage();
-    } else if (failure != null && StoreFailure.of(failure).reason() != StoreFailure.Reason.INTERNAL) {
-      status = StoreFailure.of(failure).reason().code;
+    } else if (reason != null && reason != StoreFailure.Reason.INTERNAL) {
+      status = reason.code;
       message = failure.getMessage();
     } else if (failure != null && MalformedRequests.failedWhileReading(ctx)) {
       status = 400;
