@@ -1,5 +1,7 @@
 package ark.broker;
 
+import ark.broker.auth.AuthSettings;
+import ark.broker.auth.Authenticators;
 import ark.broker.bus.BusCodecs;
 import ark.broker.bus.StoreClient;
 import ark.broker.channel.ChannelSettings;
@@ -38,6 +40,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -109,9 +112,13 @@ public final class Main {
         new StoreVerticle(eventLog(vertx, config, replicated, "questions"), Clock.systemUTC(), meters, storeSettings));
 
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
+    // Decided before any port opens: a broker that may not run open on these addresses refuses to start.
+    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
+        Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host()));
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
-      HttpVerticle verticle = new HttpVerticle(httpSettings, storeClient, meters);
+      HttpVerticle verticle = new HttpVerticle(httpSettings, storeClient, authenticators, meters);
       httpVerticles.add(verticle);
       return verticle;
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
@@ -124,11 +131,11 @@ public final class Main {
         ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
         : new SoleWorkerVerticle()));
 
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
         eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(),
         mcpSettings.maxSessions(), Clock.systemUTC(), meters));
-    McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, Clock.systemUTC(), meters, extraMcpFeatures);
+    McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, authenticators, Clock.systemUTC(), meters,
+        extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.

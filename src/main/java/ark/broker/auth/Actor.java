@@ -1,5 +1,6 @@
 package ark.broker.auth;
 
+import ark.broker.question.Attribution;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
@@ -7,12 +8,18 @@ import java.util.Objects;
 
 /**
  * The outcome of authentication: who proved themselves ({@link #principal()}) and, when a service acts for an
- * agent, that agent ({@link #actingFor()}); both go into the audit trail. Send it with every bus message
- * ({@link #toJson()}) so no room re-reads headers.
+ * agent, that agent ({@link #actingFor()}); with where the request came from, all of it goes into the audit
+ * trail. Every bus message to the store carries one, so no room re-reads headers.
  *
  * @param actingFor the {@code ark://agents/...} the principal acts for, or {@code null} when it acts as itself
+ * @param address   the client's network address, or {@code null} (the broker's own work)
+ * @param userAgent the client's {@code User-Agent}, or {@code null}
  */
-public record Actor(Principal principal, String actingFor) {
+public record Actor(Principal principal, String actingFor, String address, String userAgent) {
+  /** The broker's own work (expiry, delivery, Query status): it may read and record everything. */
+  public static final Actor BROKER = as(new Principal(PrincipalKind.ADMIN, Principal.USERS + "system:broker",
+      List.of(), AuthMethod.INTERNAL));
+
   public Actor {
     Objects.requireNonNull(principal, "principal");
     if (actingFor != null) {
@@ -20,8 +27,17 @@ public record Actor(Principal principal, String actingFor) {
     }
   }
 
+  public Actor(Principal principal, String actingFor) {
+    this(principal, actingFor, null, null);
+  }
+
   public static Actor as(Principal principal) {
     return new Actor(principal, null);
+  }
+
+  /** The same actor, with where its request came from. */
+  public Actor from(String clientAddress, String clientUserAgent) {
+    return new Actor(principal, actingFor, clientAddress, clientUserAgent);
   }
 
   public boolean impersonating() {
@@ -34,6 +50,12 @@ public record Actor(Principal principal, String actingFor) {
    */
   public Principal effective() {
     return actingFor == null ? principal : new Principal(PrincipalKind.AGENT, actingFor, List.of(), principal.method());
+  }
+
+  /** What a question's history records of this actor. */
+  public Attribution attribution() {
+    return new Attribution(principal.name(), principal.kind().wireName(), principal.method().wireName(), actingFor,
+        address, userAgent);
   }
 
   public JsonObject toJson() {

@@ -9,7 +9,11 @@ public enum AuthMethod {
   /** An access token (JWT) from the OIDC / OAuth 2.1 issuer {@code auth.oidc.issuer}. */
   OIDC,
   /** Nothing: the broker runs open (no auth configured, loopback only, or {@code auth.mode: none}). */
-  ANONYMOUS;
+  ANONYMOUS,
+  /** A signed request from a channel's service (Slack, GitHub): the account that acted, mapped through the directory. */
+  CHANNEL,
+  /** The broker itself: expiry, channel delivery, Query status. */
+  INTERNAL;
 
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
@@ -21,6 +25,6 @@ public enum AuthMethod {
         return method;
       }
     }
-    throw new IllegalArgumentException("an authentication method must be token, oidc or anonymous, not '" + text + "'");
+    throw new IllegalArgumentException("an authentication method must be token, oidc, anonymous, channel or internal, not '" + text + "'");
   }
 }

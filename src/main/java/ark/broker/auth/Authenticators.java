@@ -2,6 +2,8 @@ package ark.broker.auth;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +27,17 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of());
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of());
+  private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
   private final List<Authenticator> chain;
+  /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
+  private final List<String> issuers;
 
-  private Authenticators(List<Authenticator> chain) {
+  private Authenticators(List<Authenticator> chain, List<String> issuers) {
     this.chain = List.copyOf(chain);
+    this.issuers = List.copyOf(issuers);
   }
 
   /**
@@ -73,11 +79,23 @@ public final class Authenticators {
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");
     }
-    return new Authenticators(chain);
+    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain);
+    return new Authenticators(chain, List.of());
+  }
+
+  /**
+   * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of {@code resource}, a URL this broker serves: how to
+   * send a token and which authorization servers issue them. MCP clients read it after a 401.
+   */
+  public JsonObject resourceMetadata(String resource) {
+    return new JsonObject()
+        .put("resource", resource)
+        .put("authorization_servers", new JsonArray(issuers))
+        .put("bearer_methods_supported", new JsonArray().add("header"))
+        .put("resource_name", "Ark Broker");
   }
 
   /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */
@@ -95,25 +113,36 @@ public final class Authenticators {
    *     may not act for, 503 when the issuer's keys cannot be fetched
    */
   public Actor authenticate(String authorization, String assertedAgent) {
-    Grant grant;
-    if (isOpen()) {
-      grant = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
-    } else {
-      grant = grantFor(BearerToken.from(authorization));
-    }
-    return Impersonation.actorFor(grant, assertedAgent);
+    return grant(authorization).actFor(assertedAgent);
   }
 
   /** {@link #authenticate(String, String)} on a worker thread (unordered), for callers on an event loop. */
   public Future<Actor> authenticate(Vertx vertx, String authorization, String assertedAgent) {
-    if (isOpen()) {
+    return grant(vertx, authorization).compose(grant -> {
       try {
-        return Future.succeededFuture(authenticate(authorization, assertedAgent)); // no I/O: no thread hop
+        return Future.succeededFuture(grant.actFor(assertedAgent));
       } catch (AuthFailure failure) {
         return Future.failedFuture(failure);
       }
+    });
+  }
+
+  /**
+   * What the request's token proves, before any agent it names: for surfaces where the agent comes later, such
+   * as MCP, whose messages each name theirs ({@link Grant#actFor}). Blocking: call on a worker thread.
+   *
+   * @throws AuthFailure 401 without a valid token, 503 when the issuer's keys cannot be fetched
+   */
+  public Grant grant(String authorization) {
+    return isOpen() ? OPEN_GRANT : grantFor(BearerToken.from(authorization));
+  }
+
+  /** {@link #grant(String)} on a worker thread (unordered), for callers on an event loop. */
+  public Future<Grant> grant(Vertx vertx, String authorization) {
+    if (isOpen()) {
+      return Future.succeededFuture(OPEN_GRANT); // no I/O: no thread hop
     }
-    return vertx.executeBlocking(() -> authenticate(authorization, assertedAgent), false);
+    return vertx.executeBlocking(() -> grant(authorization), false);
   }
 
   private Grant grantFor(String token) {

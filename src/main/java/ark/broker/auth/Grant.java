@@ -19,4 +19,13 @@ public record Grant(Principal principal, AgentPatterns mayActFor) {
   public static Grant of(Principal principal) {
     return new Grant(principal, AgentPatterns.NONE);
   }
+
+  /**
+   * The actor for a request that names the agent it acts for (or none): see {@link Impersonation}.
+   *
+   * @throws AuthFailure 400 for a name that is no agent's, 403 for an agent this grant may not act for
+   */
+  public Actor actFor(String assertedAgent) {
+    return Impersonation.actorFor(this, assertedAgent);
+  }
 }

@@ -1,5 +1,6 @@
 package ark.broker.bus;
 
+import ark.broker.auth.Actor;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
@@ -11,35 +12,45 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The bodies sent over the event bus. All immutable, so they pass between verticles by reference. */
+/**
+ * The bodies sent over the event bus. All immutable, so they pass between verticles by reference. Every request
+ * to the store names its {@link Actor}: the store decides what that actor may see and do.
+ */
 public final class Messages {
   private Messages() {
   }
 
-  public record CreateQuestion(NewQuestion request) {
+  public record CreateQuestion(Actor actor, NewQuestion request) {
   }
 
   /** @param created false when the request named a question that already existed (idempotent replay) */
   public record Created(Question question, boolean created) {
   }
 
-  public record AnswerQuestion(String id, String response, String answeredBy) {
+  public record AnswerQuestion(Actor actor, String id, String response, String answeredBy) {
   }
 
-  public record CancelQuestion(String id) {
+  public record CancelQuestion(Actor actor, String id) {
   }
 
-  public record GetQuestion(String id) {
+  public record GetQuestion(Actor actor, String id) {
   }
 
-  public record ListQuestions(QuestionFilter filter, int limit, String continueToken) {
+  public record ListQuestions(Actor actor, QuestionFilter filter, int limit, String continueToken) {
   }
 
-  /** The first {@code limit} changes after position {@code after}, in order; fails with GONE when they are no longer retained. */
-  public record ChangesSince(long after, int limit) {
+  /** The first {@code limit} changes the actor may see after position {@code after}, in order; fails with GONE when they are no longer retained. */
+  public record ChangesSince(Actor actor, long after, int limit) {
   }
 
-  public record Changes(List<QuestionChange> changes) {
+  /**
+   * A page of history.
+   *
+   * @param changes the changes on the page the actor may see
+   * @param through the position of the page's last change, seen or not: where the next page starts
+   * @param more    whether the page was full, so more may follow
+   */
+  public record Changes(List<QuestionChange> changes, long through, boolean more) {
   }
 
   /** One applied change; {@code question.resourceVersion()} is its position in the log. */
@@ -74,7 +85,7 @@ public final class Messages {
   }
 
   /** Records that a channel showed a question to people; the same channel and ref replace the earlier record. */
-  public record RecordDelivery(String id, Delivery delivery) {
+  public record RecordDelivery(Actor actor, String id, Delivery delivery) {
   }
 
   /**

@@ -1,5 +1,6 @@
 package ark.broker.bus;
 
+import ark.broker.auth.Actor;
 import ark.broker.bus.Messages.AnswerQuestion;
 import ark.broker.bus.Messages.CancelQuestion;
 import ark.broker.bus.Messages.Changes;
@@ -10,7 +11,6 @@ import ark.broker.bus.Messages.DeleteSession;
 import ark.broker.bus.Messages.GetQuestion;
 import ark.broker.bus.Messages.GetSession;
 import ark.broker.bus.Messages.ListQuestions;
-import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.Messages.StoreStatus;
@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The store, as every room reaches it: typed requests over the event bus with one send timeout, the
- * request id passed along for the store's logs, and every failure a {@link StoreFailure}. Immutable,
+ * The store, as every room reaches it: typed requests over the event bus with one send timeout, made {@link #as}
+ * an actor, the request id passed along for the store's logs, and every failure a {@link StoreFailure}. Immutable,
  * so one instance serves every verticle and event loop.
  */
 public final class StoreClient {
@@ -36,14 +36,22 @@ public final class StoreClient {
 
   private final EventBus bus;
   private final DeliveryOptions options;
+  /** Who the requests are for; null until {@link #as} names one, and then no question request is sent. */
+  private final Actor actor;
 
   public StoreClient(EventBus bus, long timeoutMillis) {
-    this(bus, new DeliveryOptions().setSendTimeout(timeoutMillis));
+    this(bus, new DeliveryOptions().setSendTimeout(timeoutMillis), null);
   }
 
-  private StoreClient(EventBus bus, DeliveryOptions options) {
+  private StoreClient(EventBus bus, DeliveryOptions options, Actor actor) {
     this.bus = bus;
     this.options = options;
+    this.actor = actor;
+  }
+
+  /** The same client, acting for {@code actor}: the store lets it see and do what that actor may. */
+  public StoreClient as(Actor acting) {
+    return new StoreClient(bus, options, acting);
   }
 
   /** The same client, telling the store which request it works for (the store's log lines carry the id). */
@@ -51,16 +59,16 @@ public final class StoreClient {
     if (requestId == null) {
       return this;
     }
-    return new StoreClient(bus, new DeliveryOptions(options).addHeader(Addresses.REQUEST_ID_HEADER, requestId));
+    return new StoreClient(bus, new DeliveryOptions(options).addHeader(Addresses.REQUEST_ID_HEADER, requestId), actor);
   }
 
   public Future<Created> create(NewQuestion request) {
-    return request(Addresses.QUESTIONS_CREATE, new CreateQuestion(request));
+    return request(Addresses.QUESTIONS_CREATE, new CreateQuestion(actor(), request));
   }
 
   /** The question; fails with {@link StoreFailure.Reason#NOT_FOUND} if there is none. */
   public Future<Question> get(String id) {
-    return request(Addresses.QUESTIONS_GET, new GetQuestion(id));
+    return request(Addresses.QUESTIONS_GET, new GetQuestion(actor(), id));
   }
 
   /** The question, or null if there is none with this id. */
@@ -69,7 +77,7 @@ public final class StoreClient {
   }
 
   public Future<QuestionPage> list(QuestionFilter filter, int limit, String continueToken) {
-    return request(Addresses.QUESTIONS_LIST, new ListQuestions(filter, limit, continueToken));
+    return request(Addresses.QUESTIONS_LIST, new ListQuestions(actor(), filter, limit, continueToken));
   }
 
   /** Every question the filter matches, page after page, for work that must look at all of them. */
@@ -78,21 +86,21 @@ public final class StoreClient {
   }
 
   public Future<Question> answer(String id, String response, String answeredBy) {
-    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(id, response, answeredBy));
+    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(actor(), id, response, answeredBy));
   }
 
   public Future<Question> cancel(String id) {
-    return request(Addresses.QUESTIONS_CANCEL, new CancelQuestion(id));
+    return request(Addresses.QUESTIONS_CANCEL, new CancelQuestion(actor(), id));
   }
 
   /** Records that a channel showed the question; the same channel and ref replace an earlier record. */
   public Future<Question> recordDelivery(String id, Delivery delivery) {
-    return request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery));
+    return request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(actor(), id, delivery));
   }
 
-  /** The first {@code limit} changes after position {@code after}; fails with {@link StoreFailure.Reason#GONE} when too old. */
-  public Future<List<QuestionChange>> changesSince(long after, int limit) {
-    return this.<Changes>request(Addresses.QUESTIONS_HISTORY, new ChangesSince(after, limit)).map(Changes::changes);
+  /** A page of the changes after position {@code after} the actor may see; fails with {@link StoreFailure.Reason#GONE} when too old. */
+  public Future<Changes> changesSince(long after, int limit) {
+    return request(Addresses.QUESTIONS_HISTORY, new ChangesSince(actor(), after, limit));
   }
 
   /** Answers only once the store has replayed its log, so an answer means ready. */
@@ -120,6 +128,13 @@ public final class StoreClient {
       page.items().forEach(action);
       return page.continueToken() == null ? Future.succeededFuture() : forEachAfter(filter, page.continueToken(), action);
     });
+  }
+
+  private Actor actor() {
+    if (actor == null) {
+      throw new IllegalStateException("a store request needs an actor: use StoreClient.as(actor)");
+    }
+    return actor;
   }
 
   private static <T> Future<T> orNullIfNotFound(Future<T> found) {

@@ -1,5 +1,6 @@
 package ark.broker.bus;
 
+import ark.broker.auth.AuthFailure;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionConflictException;
 import ark.broker.question.QuestionNotFoundException;
@@ -19,7 +20,7 @@ public final class StoreFailure extends RuntimeException {
    */
   public enum Reason {
     INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), GONE(410), TOO_LARGE(413),
-    INTERNAL(500), BAD_GATEWAY(502), UNAVAILABLE(503);
+    UNPROCESSABLE(422), TOO_MANY_REQUESTS(429), INTERNAL(500), BAD_GATEWAY(502), UNAVAILABLE(503);
 
     public final int code;
 
@@ -61,6 +62,9 @@ public final class StoreFailure extends RuntimeException {
     }
     if (failure instanceof QuestionConflictException) {
       return new StoreFailure(Reason.CONFLICT, failure.getMessage());
+    }
+    if (failure instanceof AuthFailure refused) {
+      return new StoreFailure(Reason.ofCode(refused.status()), failure.getMessage());
     }
     if (failure instanceof ReplyException reply) {
       // No handler (the store is still replaying its log) or no answer in time: worth retrying.

@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
@@ -43,9 +44,9 @@ public final class ChannelVerticle extends VerticleBase {
   private Dispatcher dispatcher;
 
   public ChannelVerticle(ChannelSettings settings, StoreClient store, Clock clock) {
-    this.answering = new Answering(store, settings.directory(), settings.onlyRecipientsMayAnswer());
+    this.answering = new Answering(store.as(Actor.BROKER), settings.directory(), settings.onlyRecipientsMayAnswer());
     this.settings = settings;
-    this.store = store;
+    this.store = store.as(Actor.BROKER);
     this.clock = clock;
   }
 

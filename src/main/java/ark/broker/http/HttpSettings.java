@@ -3,6 +3,8 @@ package ark.broker.http;
 import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
+
 /**
  * The REST surface's settings.
  *
@@ -12,9 +14,10 @@ import io.vertx.core.json.JsonObject;
  * @param instances event loops serving the port; 0 for one per core
  * @param inboundTimeoutMillis how long a channel's request waits for the channel room before answering 503
  * @param limits connections, timeouts and header sizes the port allows
+ * @param allowedHosts host names the API and dashboard answer to (DNS-rebinding protection)
  */
 public record HttpSettings(String host, int port, long bodyLimitBytes, long channelBodyLimitBytes, long heartbeatSeconds,
-                           int instances, long inboundTimeoutMillis, ServerLimits limits) {
+                           int instances, long inboundTimeoutMillis, ServerLimits limits, List<String> allowedHosts) {
 
   /** @param inboundTimeoutMillis the store's request timeout, which channel requests share */
   public static HttpSettings from(JsonObject http, long inboundTimeoutMillis) {
@@ -27,6 +30,7 @@ public record HttpSettings(String host, int port, long bodyLimitBytes, long chan
         http.getLong("heartbeatSeconds"),
         instances > 0 ? instances : Runtime.getRuntime().availableProcessors(),
         inboundTimeoutMillis,
-        ServerLimits.from("http", http, http.getLong("heartbeatSeconds")));
+        ServerLimits.from("http", http, http.getLong("heartbeatSeconds")),
+        http.getJsonArray("allowedHosts").stream().map(Object::toString).toList());
   }
 }

@@ -1,7 +1,9 @@
 package ark.broker.http;
 
+import ark.broker.auth.Authenticators;
 import ark.broker.bus.StoreClient;
 import ark.broker.web.ConnectionLimits;
+import ark.broker.web.HostPolicy;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -20,13 +22,16 @@ import io.vertx.ext.web.handler.StaticHandler;
 public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final StoreClient store;
+  private final Authenticators authenticators;
   private final PrometheusMeterRegistry meters;
   private final WatchHub hub = new WatchHub();
   private HttpServer server;
 
-  public HttpVerticle(HttpSettings settings, StoreClient store, PrometheusMeterRegistry meters) {
+  public HttpVerticle(HttpSettings settings, StoreClient store, Authenticators authenticators,
+                      PrometheusMeterRegistry meters) {
     this.settings = settings;
     this.store = store;
+    this.authenticators = authenticators;
     this.meters = meters;
   }
 
@@ -41,16 +46,26 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .end(meters.scrape()));
+    router.get(ProtectedResource.PATH).handler(ctx -> ProtectedResource.serve(ctx, authenticators));
+    // What people and agents reach from a browser: only under an allowed host name, and only with a principal.
+    HostCheck hosts = new HostCheck(new HostPolicy(settings.allowedHosts()));
+    Authentication authentication = new Authentication(authenticators);
+    for (String path : new String[] {"/questions", "/questions/*", "/whoami", "/audit"}) {
+      router.route(path).handler(hosts).handler(authentication);
+    }
+    router.get("/whoami").handler(QuestionRoutes::whoami);
+    router.get("/audit").handler(questions::audit);
     router.get("/questions").handler(questions::list);
     router.post("/questions").handler(body).handler(questions::create);
     router.get("/questions/:id").handler(questions::get);
+    router.get("/questions/:id/events").handler(questions::events);
     router.patch("/questions/:id").handler(body).handler(questions::answer);
     router.delete("/questions/:id").handler(questions::cancel);
     router.post("/channels/:channel/events")
         .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
         .handler(new ChannelEvents(vertx.eventBus(), settings.inboundTimeoutMillis())::forward);
     // The dashboard: one page that lists and answers questions through this same API.
-    router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    router.get("/*").handler(hosts).handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);

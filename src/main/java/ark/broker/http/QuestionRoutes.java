@@ -1,5 +1,8 @@
 package ark.broker.http;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.Principal;
+import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
@@ -10,12 +13,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** The {@code /questions} resource: list, watch, create, read, answer, cancel. */
+/** The {@code /questions} resource (list, watch, create, read, answer, cancel, history), the caller and the audit trail. */
 record QuestionRoutes(StoreClient store, WatchHub hub) {
   private static final long RETRY_MILLIS = 2000;
 
@@ -70,7 +75,8 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
         .putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-cache")
         .putHeader("X-Accel-Buffering", "no");
-    Watcher watcher = new Watcher(response, request.filter(), request.resourceVersion());
+    Watcher watcher = new Watcher(response, QuestionAccess.visible(Authentication.actor(ctx), request.filter()),
+        request.resourceVersion());
     hub.add(watcher);
     response.closeHandler(closed -> hub.remove(watcher));
     String from = request.resourceVersion() == null ? "from now" : "after resourceVersion " + request.resourceVersion();
@@ -87,8 +93,47 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
         });
   }
 
+  /** The caller: who it is, as the broker knows it, so a dashboard can show who is signed in. */
+  static void whoami(RoutingContext ctx) {
+    Actor actor = Authentication.actor(ctx);
+    Principal principal = actor.principal();
+    JsonObject body = new JsonObject().put("name", principal.name()).put("kind", principal.kind().wireName())
+        .put("teams", new JsonArray(principal.teams())).put("method", principal.method().wireName());
+    if (actor.impersonating()) {
+      body.put("actingFor", actor.actingFor());
+    }
+    ctx.json(body);
+  }
+
+  /** {@code GET /questions/{id}/events}: the question's history, who did what and when. */
+  void events(RoutingContext ctx) {
+    failOn(ctx, store(ctx).get(ctx.pathParam("id"))).onSuccess(question -> {
+      ObjectNode body = QuestionJson.MAPPER.createObjectNode();
+      body.put("question", question.id());
+      body.set("items", QuestionJson.MAPPER.valueToTree(question.history()));
+      json(ctx.response().setStatusCode(200), body);
+    });
+  }
+
+  /**
+   * {@code GET /audit?since=<resourceVersion>}: every change after that position, one JSON object a line
+   * (NDJSON), for admins. Ends at the newest change; the last line's resourceVersion is where to continue.
+   */
+  void audit(RoutingContext ctx) {
+    Actor actor = Authentication.actor(ctx);
+    if (!actor.effective().isAdmin()) {
+      throw new HttpProblem(403, "only admins may read the audit trail");
+    }
+    long since = AuditTrail.since(ctx.queryParams().get("since"));
+    StoreClient forRequest = store(ctx);
+    failOn(ctx, forRequest.changesSince(since, Watcher.HISTORY_PAGE)).onSuccess(first -> {
+      ctx.response().setChunked(true).putHeader("Content-Type", "application/x-ndjson").setStatusCode(200);
+      new AuditTrail(ctx.response(), after -> forRequest.changesSince(after, Watcher.HISTORY_PAGE)).send(first);
+    });
+  }
+
   private StoreClient store(RoutingContext ctx) {
-    return store.forRequest(RequestLog.requestId(ctx));
+    return store.as(Authentication.actor(ctx)).forRequest(RequestLog.requestId(ctx));
   }
 
   /** A failure of the store's becomes this request's error response. */

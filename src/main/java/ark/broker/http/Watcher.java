@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.bus.Messages.Changes;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.question.QuestionFilter;
 import io.vertx.core.Future;
@@ -51,13 +52,13 @@ final class Watcher {
    * whole history; like any watcher that falls behind, it is cut off at the next change or heartbeat and
    * resumes from its last id. Fails as the store refused a page (too old: the client lists again).
    */
-  Future<Void> catchUp(LongFunction<Future<List<QuestionChange>>> pageAfter, Function<QuestionChange, Buffer> frames) {
+  Future<Void> catchUp(LongFunction<Future<Changes>> pageAfter, Function<QuestionChange, Buffer> frames) {
     Promise<Void> caughtUp = Promise.promise();
     nextPage(pageAfter, frames, caughtUp);
     return caughtUp.future();
   }
 
-  private void nextPage(LongFunction<Future<List<QuestionChange>>> pageAfter, Function<QuestionChange, Buffer> frames,
+  private void nextPage(LongFunction<Future<Changes>> pageAfter, Function<QuestionChange, Buffer> frames,
                         Promise<Void> caughtUp) {
     pageAfter.apply(lastSeen)
         .onFailure(caughtUp::tryFail)
@@ -65,24 +66,26 @@ final class Watcher {
   }
 
   /** A slice at a time, so a long history shares the event loop with everyone else's requests. */
-  private void sendPage(List<QuestionChange> page, int from, LongFunction<Future<List<QuestionChange>>> pageAfter,
+  private void sendPage(Changes page, int from, LongFunction<Future<Changes>> pageAfter,
                         Function<QuestionChange, Buffer> frames, Promise<Void> caughtUp) {
     if (response.ended() || response.closed()) {
       caughtUp.tryComplete(); // cut off, or gone, meanwhile
       return;
     }
+    List<QuestionChange> changes = page.changes();
     int next = from;
-    int end = Math.min(page.size(), from + SLICE);
+    int end = Math.min(changes.size(), from + SLICE);
     while (next < end && !response.writeQueueFull()) {
-      send(page.get(next++), frames);
+      send(changes.get(next++), frames);
     }
     int rest = next;
-    if (rest < page.size() && response.writeQueueFull()) {
+    if (rest < changes.size() && response.writeQueueFull()) {
       response.drainHandler(drained -> sendPage(page, rest, pageAfter, frames, caughtUp));
-    } else if (rest < page.size()) {
+    } else if (rest < changes.size()) {
       Vertx.currentContext().runOnContext(later -> sendPage(page, rest, pageAfter, frames, caughtUp));
-    } else if (page.size() == HISTORY_PAGE) {
+    } else if (page.more()) {
       response.drainHandler(null);
+      lastSeen = Math.max(lastSeen, page.through()); // past the changes this watcher may not see
       nextPage(pageAfter, frames, caughtUp);
     } else {
       response.drainHandler(null);

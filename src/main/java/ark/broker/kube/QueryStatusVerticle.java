@@ -1,5 +1,6 @@
 package ark.broker.kube;
 
+import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.StoreClient;
@@ -71,7 +72,7 @@ public final class QueryStatusVerticle extends VerticleBase {
 
   public QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters) {
     this.settings = settings;
-    this.store = store;
+    this.store = store.as(Actor.BROKER);
     this.meters = meters;
   }
 

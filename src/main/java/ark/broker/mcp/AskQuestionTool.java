@@ -54,7 +54,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     } catch (InvalidQuestionException e) {
       return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
     }
-    return store.forRequest(ctx.logName()).create(request).compose(created -> {
+    return Caller.of(ctx, arguments).store(store, ctx).create(request).compose(created -> {
       Question question = created.question();
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
@@ -73,7 +73,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     } catch (InvalidQuestionException e) {
       return Future.failedFuture(JsonRpcError.invalidParams("The question was not asked: " + e.getMessage()));
     }
-    return store.forRequest(ctx.logName()).create(request).map(created -> {
+    return Caller.of(ctx, arguments).store(store, ctx).create(request).map(created -> {
       Question question = created.question();
       ObjectNode result = McpJson.object();
       result.set("task", tasks.observed(ctx, question));

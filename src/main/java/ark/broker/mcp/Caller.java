@@ -1,8 +1,11 @@
 package ark.broker.mcp;
 
+import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
-import ark.broker.question.ArkUri;
+import ark.broker.auth.Actor;
+import ark.broker.auth.AuthMethod;
+import ark.broker.auth.Grant;
 import ark.broker.question.InvalidQuestionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,15 +18,21 @@ import java.util.regex.Pattern;
  * headers on the connection; a bare client can pass them as arguments.
  *
  * <ul>
- *   <li>agent: {@code _meta["ark.mckinsey.com/agent"]}, header {@code X-Ark-Agent}, argument {@code sender};
- *       else the MCP client's name. A bare name means {@code ark://agents/<name>}.</li>
+ *   <li>agent: {@code _meta["ark.mckinsey.com/agent"]}, header {@code X-Ark-Agent}, argument {@code sender}: the
+ *       agent the request's principal acts for, which only a service may name for others (403 otherwise); else
+ *       the principal itself, or, while the broker runs open, the MCP client's name (the caller then keeps the
+ *       open broker's rights to every question, as before authentication existed). A bare name means
+ *       {@code ark://agents/<name>}.</li>
  *   <li>query: {@code _meta["ark.mckinsey.com/query"]} {@code {namespace, name}}, headers
  *       {@code X-Ark-Query-Namespace} + {@code X-Ark-Query-Name}, argument {@code query}.</li>
  *   <li>tool call: {@code _meta["ark.mckinsey.com/tool-call-id"]}, header {@code X-Ark-Tool-Call-Id},
  *       argument {@code toolCallId}.</li>
  * </ul>
+ *
+ * @param actor whom the store lets this request act as
+ * @param agent the agent whose questions the request asks and lists as its own
  */
-record Caller(String agent, JsonNode query, String toolCallId) {
+record Caller(Actor actor, String agent, JsonNode query, String toolCallId) {
   static final String META_AGENT = "ark.mckinsey.com/agent";
   static final String META_QUERY = "ark.mckinsey.com/query";
   static final String META_TOOL_CALL = "ark.mckinsey.com/tool-call-id";
@@ -40,7 +49,19 @@ record Caller(String agent, JsonNode query, String toolCallId) {
       query = arguments.get("query");
     }
     String toolCall = firstText(meta.get(META_TOOL_CALL), ctx.header("X-Ark-Tool-Call-Id"), arguments.get("toolCallId"));
-    return new Caller(agentUri(agent, ctx), query, toolCall);
+    Actor actor = ((Grant) ctx.credentials()).actFor(agent);
+    boolean open = actor.principal().method() == AuthMethod.ANONYMOUS;
+    return new Caller(actor, open && agent == null ? clientAgent(ctx) : actor.effective().name(), query, toolCall);
+  }
+
+  /** The store, acting as this caller for the request. */
+  StoreClient store(StoreClient store, RequestContext ctx) {
+    return store.as(actor).forRequest(ctx.logName());
+  }
+
+  /** The store, acting as the request's caller (for calls whose arguments name no agent). */
+  static StoreClient storeFor(StoreClient store, RequestContext ctx) {
+    return of(ctx).store(store, ctx);
   }
 
   /** The asker for calls that take no arguments naming it. */
@@ -48,10 +69,8 @@ record Caller(String agent, JsonNode query, String toolCallId) {
     return of(ctx, McpJson.object());
   }
 
-  private static String agentUri(String agent, RequestContext ctx) {
-    if (agent != null) {
-      return ArkUri.require("the calling agent", agent.startsWith("ark://") ? agent : "ark://agents/" + agent);
-    }
+  /** An open broker's callers have no names of their own: the client's name stands in for the agent's. */
+  private static String clientAgent(RequestContext ctx) {
     String client = ctx.session().clientName();
     String safe = UNSAFE.matcher(client).replaceAll("-");
     return safe.isEmpty() || !Character.isLetterOrDigit(safe.charAt(0)) ? "ark://agents/unknown" : "ark://agents/" + safe;

@@ -91,13 +91,15 @@ final class FollowUpTools {
 
   private Future<ObjectNode> pending(RequestContext ctx, ObjectNode arguments) {
     QuestionFilter filter;
+    Caller caller;
     try {
       String recipient = McpJson.text(arguments, "recipient");
-      filter = new QuestionFilter(QuestionStatus.PENDING, Caller.of(ctx, arguments).agent(), recipient);
+      caller = Caller.of(ctx, arguments);
+      filter = new QuestionFilter(QuestionStatus.PENDING, caller.agent(), recipient);
     } catch (RuntimeException e) {
       return Future.succeededFuture(QuestionResults.errorResult(e.getMessage()));
     }
-    return store.forRequest(ctx.logName()).list(filter, MAX_PENDING, null).map(page -> {
+    return caller.store(store, ctx).list(filter, MAX_PENDING, null).map(page -> {
       ObjectNode structured = McpJson.object();
       structured.set("questions", QuestionResults.questionsJson(page.items()));
       return QuestionResults.structuredResult(structured);
@@ -117,7 +119,7 @@ final class FollowUpTools {
     if (waitMillis > 0) {
       ctx.stream();
     }
-    return store.forRequest(ctx.logName()).find(id).compose(question -> {
+    return Caller.storeFor(store, ctx).find(id).compose(question -> {
       if (question == null) {
         return Future.succeededFuture(QuestionResults.errorResult("There is no question " + id));
       }
@@ -133,7 +135,7 @@ final class FollowUpTools {
     if (id == null) {
       return Future.succeededFuture(QuestionResults.errorResult(NOT_A_QUESTION_ID));
     }
-    return store.forRequest(ctx.logName()).cancel(id)
+    return Caller.storeFor(store, ctx).cancel(id)
         .map(QuestionResults::statusResult)
         // Nothing left to withdraw is for the model to read, not a protocol error.
         .recover(failure -> switch (StoreFailure.of(failure).reason()) {

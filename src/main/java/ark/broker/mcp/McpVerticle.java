@@ -1,5 +1,7 @@
 package ark.broker.mcp;
 
+import ark.broker.auth.AuthFailure;
+import ark.broker.auth.Authenticators;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.SessionRecord;
@@ -44,16 +46,18 @@ public final class McpVerticle extends VerticleBase {
 
   private final McpSettings settings;
   private final StoreClient store;
+  private final Authenticators authenticators;
   private final Clock clock;
   private final MeterRegistry meters;
   private final Consumer<McpFeatures> extraFeatures;
   private HttpServer server;
 
   /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
-  public McpVerticle(McpSettings settings, StoreClient store, Clock clock, MeterRegistry meters,
-                     Consumer<McpFeatures> extraFeatures) {
+  public McpVerticle(McpSettings settings, StoreClient store, Authenticators authenticators, Clock clock,
+                     MeterRegistry meters, Consumer<McpFeatures> extraFeatures) {
     this.settings = settings;
     this.store = store;
+    this.authenticators = authenticators;
     this.clock = clock;
     this.meters = meters;
     this.extraFeatures = extraFeatures;
@@ -111,7 +115,10 @@ public final class McpVerticle extends VerticleBase {
     }
 
     Router router = Router.router(vertx);
-    new StreamableHttpEndpoint(mcp).mount(router);
+    McpAuthentication authentication = new McpAuthentication(vertx, authenticators, settings.server().path());
+    router.get(McpAuthentication.METADATA_PATH).handler(authentication::serveMetadata);
+    router.get(McpAuthentication.METADATA_PATH + settings.server().path()).handler(authentication::serveMetadata);
+    new StreamableHttpEndpoint(mcp, authentication).mount(router);
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     router.route().failureHandler(McpVerticle::failed);
@@ -155,11 +162,13 @@ public final class McpVerticle extends VerticleBase {
    * means the store is away, an internal error to the client.
    */
   static JsonRpcError asRpcError(Throwable failure) {
-    if (!(failure instanceof StoreFailure refused)) {
+    if (!(failure instanceof StoreFailure) && !(failure instanceof AuthFailure)) {
       return null;
     }
+    StoreFailure refused = StoreFailure.of(failure);
     return switch (refused.reason()) {
-      case INVALID, NOT_FOUND, CONFLICT -> JsonRpcError.invalidParams(refused.getMessage());
+      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE, TOO_MANY_REQUESTS ->
+          JsonRpcError.invalidParams(refused.getMessage());
       default -> new JsonRpcError(JsonRpcError.INTERNAL_ERROR,
           "The question store is unavailable: " + refused.getMessage(), null);
     };

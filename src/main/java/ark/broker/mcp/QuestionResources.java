@@ -54,7 +54,7 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
 
   @Override
   public Future<ArrayNode> read(RequestContext ctx, String uri) {
-    StoreClient forRequest = store.forRequest(ctx.logName());
+    StoreClient forRequest = Caller.storeFor(store, ctx);
     if (uri.equals(PENDING)) {
       return forRequest.list(new QuestionFilter(QuestionStatus.PENDING, null, null), MAX_PENDING, null).map(page -> {
         ObjectNode body = McpJson.object().put("resourceVersion", page.resourceVersion());
@@ -75,7 +75,7 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
   }
 
   private Future<Question> question(RequestContext ctx, String uri) {
-    return store.forRequest(ctx.logName()).find(uri.substring(PREFIX.length())).compose(question -> question == null
+    return Caller.storeFor(store, ctx).find(uri.substring(PREFIX.length())).compose(question -> question == null
         ? Future.failedFuture(McpServer.resourceNotFound(uri))
         : Future.succeededFuture(question));
   }

@@ -70,7 +70,7 @@ final class QuestionTaskStore implements TaskStore {
   @Override
   public Future<ObjectNode> list(RequestContext ctx, String cursor) {
     QuestionFilter mine = new QuestionFilter(null, Caller.of(ctx).agent(), null);
-    return store.forRequest(ctx.logName()).list(mine, PAGE, cursor)
+    return Caller.storeFor(store, ctx).list(mine, PAGE, cursor)
         .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.INVALID)
             ? JsonRpcError.invalidParams("invalid cursor") : failure))
         .map(page -> {
@@ -90,7 +90,7 @@ final class QuestionTaskStore implements TaskStore {
       if (question.status().isFinal()) {
         return Future.failedFuture(alreadyTerminal(question));
       }
-      return store.forRequest(ctx.logName()).cancel(taskId)
+      return Caller.storeFor(store, ctx).cancel(taskId)
           .recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.CONFLICT)
               ? existing(ctx, taskId).compose(now -> Future.failedFuture(alreadyTerminal(now)))
               : Future.failedFuture(failure))
@@ -125,7 +125,7 @@ final class QuestionTaskStore implements TaskStore {
   }
 
   private Future<Question> existing(RequestContext ctx, String taskId) {
-    return store.forRequest(ctx.logName()).find(taskId)
+    return Caller.storeFor(store, ctx).find(taskId)
         .compose(question -> question == null
             ? Future.failedFuture(JsonRpcError.invalidParams("Failed to retrieve task: Task not found: " + taskId))
             : Future.succeededFuture(question));

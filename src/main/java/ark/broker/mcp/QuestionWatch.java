@@ -90,7 +90,7 @@ final class QuestionWatch {
     });
     long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
-    store.forRequest(ctx.logName()).find(id).onComplete(found -> {
+    Caller.storeFor(store, ctx).find(id).onComplete(found -> {
       if (found.failed()) {
         done.tryFail(found.cause());
       } else if (found.result() == null) {

@@ -6,6 +6,7 @@ final class Limits {
   static final int SHORT_TEXT = 256;
   static final int OPTIONS = 32;
   static final int CHANNELS = 16;
+  static final int HISTORY = 100;
   static final long MAX_TTL_SECONDS = 366L * 24 * 3600;
 
   private Limits() {

@@ -70,6 +70,12 @@ public record NewQuestion(
     }
   }
 
+  /** The same request, sent by {@code name}. */
+  public NewQuestion sentBy(String name) {
+    return new NewQuestion(name, recipient, channels, content, context, options, priority, blocking, expiresAt,
+        ttlSeconds, query, toolCallId, idempotencyKey);
+  }
+
   /** The pending question this request creates under {@code id} (see {@link QuestionIds#forRequest}). */
   public Question toQuestion(String id, Instant now) {
     Instant expiry = ttlSeconds != null ? now.plusSeconds(ttlSeconds) : expiresAt;
@@ -78,7 +84,21 @@ public record NewQuestion(
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         QuestionStatus.PENDING, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
-        List.of(), 0);
+        List.of(), List.of(), 0);
+  }
+
+  /**
+   * Whether {@code existing}, the question this request's id names, was asked by this same request. A replay
+   * may differ only in expiry (a relative ttl moves with time); anything else means the key was reused for a
+   * different question, which the caller must hear about instead of getting the old one back.
+   */
+  public boolean isSameRequestAs(Question existing) {
+    return java.util.Objects.equals(sender, existing.sender()) && recipient.equals(existing.recipient())
+        && channels.equals(existing.channels()) && content.equals(existing.content())
+        && java.util.Objects.equals(context, existing.context())
+        && java.util.Objects.equals(options, existing.options()) && priority == existing.priority()
+        && blocking == existing.blocking() && java.util.Objects.equals(query, existing.query())
+        && java.util.Objects.equals(toolCallId, existing.toolCallId());
   }
 
   private static String requireText(String field, String value, int max, boolean required) {

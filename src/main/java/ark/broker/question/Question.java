@@ -3,6 +3,7 @@ package ark.broker.question;
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonView;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,12 +29,15 @@ public record Question(
     // where it came from
     QueryRef query, String toolCallId, String idempotencyKey,
     List<Delivery> deliveries,
+    // who did what, for GET /questions/{id}/events and the audit trail; kept in the log, not shown with the question
+    @JsonView(QuestionJson.Kept.class) List<QuestionAction> history,
     @JsonFormat(shape = JsonFormat.Shape.STRING) @JsonInclude(JsonInclude.Include.NON_DEFAULT) long resourceVersion) {
 
   public Question {
     channels = channels == null ? List.of() : List.copyOf(channels);
     options = options == null || options.isEmpty() ? null : List.copyOf(options);
     deliveries = deliveries == null ? List.of() : List.copyOf(deliveries);
+    history = history == null ? List.of() : List.copyOf(history);
   }
 
   @JsonIgnore
@@ -58,7 +62,7 @@ public record Question(
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         QuestionStatus.ANSWERED, answer, by, createdAt, now, now, expiresAt, query, toolCallId,
-        idempotencyKey, deliveries, resourceVersion);
+        idempotencyKey, deliveries, history, resourceVersion);
   }
 
   public Question cancel(Instant now) {
@@ -82,13 +86,28 @@ public record Question(
     all.add(delivery);
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         status, response, answeredBy, createdAt, now, answeredAt, expiresAt, query, toolCallId,
-        idempotencyKey, all, resourceVersion);
+        idempotencyKey, all, history, resourceVersion);
+  }
+
+  /**
+   * This question with one more entry in its history. The history keeps its first entry (the creation) and the
+   * newest ones up to {@link Limits#HISTORY}, so a question that keeps changing cannot grow without bound.
+   */
+  public Question recording(QuestionAction action) {
+    List<QuestionAction> all = new ArrayList<>(history);
+    all.add(action);
+    if (all.size() > Limits.HISTORY) {
+      all.remove(1);
+    }
+    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
+        status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        idempotencyKey, deliveries, all, resourceVersion);
   }
 
   public Question withResourceVersion(long position) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
-        idempotencyKey, deliveries, position);
+        idempotencyKey, deliveries, history, position);
   }
 
   /** The snapshot a writer logs: its resourceVersion is the position the log gives it. */
@@ -99,7 +118,7 @@ public record Question(
   private Question withFinalStatus(QuestionStatus finalStatus, Instant now) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
         finalStatus, null, null, createdAt, now, null, expiresAt, query, toolCallId, idempotencyKey,
-        deliveries, resourceVersion);
+        deliveries, history, resourceVersion);
   }
 
   private void requirePending(String wanted) {

@@ -15,12 +15,13 @@ public final class QuestionIds {
   }
 
   public static String forRequest(NewQuestion request) {
+    // Scoped to the sender: no one can create, ahead of an agent, the question that agent's request names.
+    String scope = request.sender() == null ? "" : request.sender();
     if (request.idempotencyKey() != null) {
-      String scope = request.sender() == null ? "" : request.sender();
       return derived("idempotency-key\n" + scope + "\n" + request.idempotencyKey());
     }
     if (request.query() != null && request.toolCallId() != null) {
-      return derived("tool-call\n" + request.query() + "\n" + request.toolCallId());
+      return derived("tool-call\n" + scope + "\n" + request.query() + "\n" + request.toolCallId());
     }
     return PREFIX + UUID.randomUUID();
   }

@@ -3,6 +3,7 @@ package ark.broker.question;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -23,6 +24,26 @@ public final class QuestionJson {
       // A body is one JSON value: anything after it is a client's mistake, not something to ignore.
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
+
+  static {
+    // What every surface shows leaves out what only the log keeps (a question's history).
+    MAPPER.setConfig(MAPPER.getSerializationConfig().withView(Shown.class));
+  }
+
+  /** How the event log writes: everything, including what surfaces do not show. */
+  public static final ObjectWriter LOG_WRITER = MAPPER.writerWithView(Kept.class);
+
+  /** The JSON view every surface writes with: fields without a view, and those marked shown. */
+  public static final class Shown {
+    private Shown() {
+    }
+  }
+
+  /** The JSON view of fields that only the log keeps; the API shows them through their own resources. */
+  public static final class Kept {
+    private Kept() {
+    }
+  }
 
   private QuestionJson() {
   }

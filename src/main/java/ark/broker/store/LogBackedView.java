@@ -175,7 +175,7 @@ final class LogBackedView<E, R> {
 
   private byte[] encode(E record) {
     try {
-      return QuestionJson.MAPPER.writeValueAsBytes(record);
+      return QuestionJson.LOG_WRITER.writeValueAsBytes(record);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,5 +1,7 @@
 package ark.broker.store;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.AnswerQuestion;
@@ -18,9 +20,11 @@ import ark.broker.log.EventLog;
 import ark.broker.log.LogUnavailableException;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
+import ark.broker.question.Attribution;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
+import ark.broker.question.QuestionAction;
 import ark.broker.question.QuestionEvent;
 import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionStatus;
@@ -90,13 +94,14 @@ public final class StoreVerticle extends VerticleBase {
     }).map(replayed -> {
       mirrorCounts();
       EventBus bus = vertx.eventBus();
-      bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body().request(), m)));
+      bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body(), m)));
       bus.<AnswerQuestion>localConsumer(Addresses.QUESTIONS_ANSWER, m -> StoreReplies.respond(m, answer(m.body(), m)));
       bus.<CancelQuestion>localConsumer(Addresses.QUESTIONS_CANCEL, m -> StoreReplies.respond(m, cancel(m.body(), m)));
-      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())));
+      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())
+          .map(question -> QuestionAccess.requireVisible(m.body().actor(), question))));
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
-          m.body().filter(), m.body().limit(), m.body().continueToken()))));
-      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body().after(), m.body().limit())));
+          QuestionAccess.visible(m.body().actor(), m.body().filter()), m.body().limit(), m.body().continueToken()))));
+      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body())));
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> unwritable().onComplete(unwritable ->
           m.reply(new StoreStatus(view.position(), view.size(), unwritable.result()))));
@@ -123,14 +128,22 @@ public final class StoreVerticle extends VerticleBase {
 
   // ---- commands ----
 
-  private Future<Created> create(NewQuestion request, Message<?> message) {
+  private Future<Created> create(CreateQuestion command, Message<?> message) {
+    NewQuestion request;
+    try {
+      request = QuestionAccess.create(command.actor(), command.request());
+    } catch (RuntimeException refused) {
+      return Future.failedFuture(refused);
+    }
     String id = QuestionIds.forRequest(request);
     return sequencer.run(id, () -> {
       Question existing = view.get(id);
       if (existing != null) {
-        return Future.succeededFuture(new Created(existing, false));
+        return replayed(command.actor(), request, existing);
       }
-      Question question = request.toQuestion(id, now());
+      Question asked = request.toQuestion(id, now());
+      Question question = asked.recording(new QuestionAction(EventType.CREATED, asked.createdAt(),
+          command.actor().attribution()));
       return write(QuestionEvent.created(question)).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (!created) {
@@ -145,20 +158,40 @@ public final class StoreVerticle extends VerticleBase {
     });
   }
 
+  /**
+   * A create that names an existing question (its idempotency key or tool call): the same request gets the
+   * question back; a different one is refused, as the IETF Idempotency-Key draft says, rather than handing the
+   * caller an answer to a question it did not ask.
+   */
+  private static Future<Created> replayed(Actor actor, NewQuestion request, Question existing) {
+    if (!request.isSameRequestAs(existing)) {
+      return Future.failedFuture(new StoreFailure(StoreFailure.Reason.UNPROCESSABLE, "question " + existing.id()
+          + " was already created with this " + (request.idempotencyKey() != null ? "idempotency key" : "query and toolCallId")
+          + " and different content; use a new key for a new question"));
+    }
+    return read(() -> new Created(QuestionAccess.requireVisible(actor, existing), false));
+  }
+
   private Future<Question> answer(AnswerQuestion command, Message<?> message) {
-    return change(command.id(), EventType.ANSWERED,
-        question -> question.answer(command.response(), command.answeredBy(), now()))
+    return change(command.id(), EventType.ANSWERED, command.actor(), question -> question.answer(command.response(),
+        QuestionAccess.answeredBy(command.actor(), question, command.answeredBy()), now()))
         .onSuccess(answered -> LOG.info("Question {} answered{}{}", answered.id(),
             answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), StoreReplies.requestSuffix(message)));
   }
 
   private Future<Question> cancel(CancelQuestion command, Message<?> message) {
-    return change(command.id(), EventType.CANCELLED, question -> question.cancel(now()))
+    return change(command.id(), EventType.CANCELLED, command.actor(), question -> {
+      QuestionAccess.requireMayCancel(command.actor(), question);
+      return question.cancel(now());
+    })
         .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), StoreReplies.requestSuffix(message)));
   }
 
   private Future<Question> deliver(RecordDelivery command) {
-    return change(command.id(), EventType.DELIVERED, question -> question.withDelivery(command.delivery(), now()));
+    return change(command.id(), EventType.DELIVERED, command.actor(), question -> {
+      QuestionAccess.requireVisible(command.actor(), question);
+      return question.withDelivery(command.delivery(), now());
+    });
   }
 
   private void expireDue() {
@@ -166,7 +199,7 @@ public final class StoreVerticle extends VerticleBase {
       if (sequencer.isBusy(due.id())) {
         continue;
       }
-      change(due.id(), EventType.EXPIRED, question -> question.isDueToExpire(now())
+      change(due.id(), EventType.EXPIRED, Actor.BROKER, question -> question.isDueToExpire(now())
           ? question.expire(now()) : question)
           .onSuccess(expired -> LOG.info("Question {} expired (it was due at {})", expired.id(), expired.expiresAt()))
           .onFailure(failure -> LOG.debug("Question {} was not expired: {}", due.id(), failure.getMessage()));
@@ -177,8 +210,8 @@ public final class StoreVerticle extends VerticleBase {
    * Decides a change on the current state and writes it; if another replica's write got into the log
    * first, decides again on the new state, which usually means a conflict for the caller.
    */
-  private Future<Question> change(String id, EventType type, UnaryOperator<Question> decide) {
-    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, decide, 1)));
+  private Future<Question> change(String id, EventType type, Actor actor, UnaryOperator<Question> decide) {
+    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, actor.attribution(), decide, 1)));
   }
 
   /**
@@ -193,12 +226,14 @@ public final class StoreVerticle extends VerticleBase {
     return questions.catchUp().transform(caughtUpOrNot -> read(() -> view.require(id)));
   }
 
-  private Future<Question> attempt(String id, EventType type, UnaryOperator<Question> decide, int attempt) {
+  private Future<Question> attempt(String id, EventType type, Attribution by, UnaryOperator<Question> decide,
+                                   int attempt) {
     Question before = view.require(id);
-    Question after = decide.apply(before);
-    if (after == before) {
+    Question decided = decide.apply(before);
+    if (decided == before) {
       return Future.succeededFuture(before);
     }
+    Question after = decided.recording(new QuestionAction(type, decided.updatedAt(), by));
     return write(QuestionEvent.changed(type, before, after)).compose(result -> {
       if (result.outcome() == Outcome.APPLIED) {
         return Future.succeededFuture(result.current());
@@ -207,7 +242,7 @@ public final class StoreVerticle extends VerticleBase {
       if (attempt == MAX_ATTEMPTS) {
         return Future.failedFuture(new LogUnavailableException("question " + id + " kept changing under this write", null));
       }
-      return attempt(id, type, decide, attempt + 1);
+      return attempt(id, type, by, decide, attempt + 1);
     });
   }
 
@@ -275,7 +310,8 @@ public final class StoreVerticle extends VerticleBase {
    * before deciding. One still beyond is none this log ever had (another broker's, or from before its data
    * was lost): like a version too old, the watcher must list again.
    */
-  private Future<Changes> changesSince(long after, int limit) {
+  private Future<Changes> changesSince(ChangesSince request) {
+    long after = request.after();
     Future<Void> caughtUp = after > view.position() ? questions.catchUp() : Future.succeededFuture();
     return caughtUp.compose(ignored -> {
       if (after > view.position()) {
@@ -283,12 +319,18 @@ public final class StoreVerticle extends VerticleBase {
             + " is newer than anything in this broker's log (its newest is " + view.position()
             + "); list again and watch from the list's resourceVersion"));
       }
-      List<QuestionChange> changes = history.since(after, limit);
-      return changes != null ? Future.succeededFuture(new Changes(changes))
+      List<QuestionChange> changes = history.since(after, request.limit());
+      return changes != null ? Future.succeededFuture(visible(request.actor(), after, changes, request.limit()))
           : Future.failedFuture(new StoreFailure(StoreFailure.Reason.GONE, "resourceVersion " + after
               + " is too old: changes up to " + history.completeAfter() + " are no longer retained; list again and"
               + " watch from the list's resourceVersion"));
     });
+  }
+
+  private static Changes visible(Actor actor, long after, List<QuestionChange> page, int limit) {
+    long through = page.isEmpty() ? after : page.get(page.size() - 1).position();
+    List<QuestionChange> seen = page.stream().filter(change -> QuestionAccess.maySee(actor, change.question())).toList();
+    return new Changes(seen, through, page.size() == limit);
   }
 
   private static <T> Future<T> read(java.util.function.Supplier<T> supplier) {

@@ -1,5 +1,6 @@
 package ark.broker.bench;
 
+import ark.broker.auth.Actor;
 import ark.broker.testing.BrokerProcess;
 import ark.broker.ConfigLoader;
 import ark.broker.Main;
@@ -185,10 +186,10 @@ public final class CoreBenchmark {
     long started = System.nanoTime();
     int questions = EVENTS_FOR_RESTART / 2;
     List<String> ids = new ArrayList<>(questions);
-    writeMany(writer, questions, i -> new Messages.CreateQuestion(new NewQuestion("ark://agents/bench", "ark://users/john",
+    writeMany(writer, questions, i -> new Messages.CreateQuestion(Actor.BROKER, new NewQuestion("ark://agents/bench", "ark://users/john",
         null, "Restart question " + i + "?", "some context for question " + i, List.of("yes", "no"), null, true, null,
         null, null, null, null)), Addresses.QUESTIONS_CREATE, reply -> ids.add(((Messages.Created) reply).question().id()));
-    writeMany(writer, questions, i -> new Messages.AnswerQuestion(ids.get(i), "yes", "ark://users/john"),
+    writeMany(writer, questions, i -> new Messages.AnswerQuestion(Actor.BROKER, ids.get(i), "yes", "ark://users/john"),
         Addresses.QUESTIONS_ANSWER, reply -> { });
     System.out.printf("%nwrote %d events through the store in %.1f s (%s)%n", EVENTS_FOR_RESTART,
         (System.nanoTime() - started) / 1e9, snapshots ? "snapshots every 100,000 events" : "no snapshot");

@@ -1,5 +1,6 @@
 package ark.broker.store;
 
+import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.RecordDelivery;
@@ -27,7 +28,7 @@ class DeliveryRecordTest {
   static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
 
   private static Question record(String id, Delivery delivery) throws Exception {
-    return broker.vertx.eventBus().<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(id, delivery))
+    return broker.vertx.eventBus().<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(Actor.BROKER, id, delivery))
         .await(10, TimeUnit.SECONDS).body();
   }
 

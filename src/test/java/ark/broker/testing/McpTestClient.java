@@ -27,6 +27,8 @@ public final class McpTestClient {
   private final AtomicLong ids = new AtomicLong();
   public String sessionId;
   public String protocolVersion = "2025-11-25";
+  /** The bearer token sent with every request, or null for none. */
+  public String token;
 
   public McpTestClient(URI endpoint) {
     this.endpoint = endpoint;
@@ -119,7 +121,16 @@ public final class McpTestClient {
     return withSession(request);
   }
 
+  /** This client, sending {@code Authorization: Bearer <token>} with every request from now on. */
+  public McpTestClient withToken(String bearer) {
+    this.token = bearer;
+    return this;
+  }
+
   public HttpRequest.Builder withSession(HttpRequest.Builder request) {
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     if (sessionId != null) {
       request.header("Mcp-Session-Id", sessionId).header("MCP-Protocol-Version", protocolVersion);
     }

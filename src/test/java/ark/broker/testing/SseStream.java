@@ -44,14 +44,6 @@ public final class SseStream implements AutoCloseable {
     reader.start();
   }
 
-  static SseStream open(HttpClient http, URI uri, String lastEventId) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream");
-    if (lastEventId != null) {
-      request.header("Last-Event-ID", lastEventId);
-    }
-    return open(http, request.build());
-  }
-
   /** Sends any request whose response is an event stream. */
   public static SseStream open(HttpClient http, HttpRequest request) throws Exception {
     return of(http.send(request, HttpResponse.BodyHandlers.ofInputStream()));

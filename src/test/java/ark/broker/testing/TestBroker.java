@@ -23,10 +23,30 @@ public final class TestBroker implements AutoCloseable {
   public final URI mcp;
   public final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** Sent as {@code Authorization: Bearer <token>} with every REST request, or null for none. */
+  private final String token;
+  /** False for a view made by {@link #as}: closing it leaves the broker running. */
+  private final boolean owner;
+
   private TestBroker(Vertx vertx, Main.RunningBroker running) {
     this.vertx = vertx;
     this.base = URI.create("http://127.0.0.1:" + running.httpPort());
     this.mcp = URI.create("http://127.0.0.1:" + running.mcpPort() + "/mcp");
+    this.token = null;
+    this.owner = true;
+  }
+
+  private TestBroker(TestBroker broker, String token) {
+    this.vertx = broker.vertx;
+    this.base = broker.base;
+    this.mcp = broker.mcp;
+    this.token = token;
+    this.owner = false;
+  }
+
+  /** The same broker, reached with {@code token} (null for none): its REST calls carry it. Closing it does nothing. */
+  public TestBroker as(String bearer) {
+    return new TestBroker(this, bearer);
   }
 
   /** Starts with conf/broker.json, then {@code overrides} merged in, on its own port and data directory. */
@@ -74,6 +94,9 @@ public final class TestBroker implements AutoCloseable {
   }
 
   public Response send(HttpRequest.Builder request) throws Exception {
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(15)).build(),
         HttpResponse.BodyHandlers.ofString());
     return new Response(response.statusCode(), response.headers().map(), response.body());
@@ -107,11 +130,22 @@ public final class TestBroker implements AutoCloseable {
   }
 
   public SseStream watch(String query, String lastEventId) throws Exception {
-    return SseStream.open(http, base.resolve("/questions?watch=true" + (query.isEmpty() ? "" : "&" + query)), lastEventId);
+    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/questions?watch=true"
+        + (query.isEmpty() ? "" : "&" + query))).header("Accept", "text/event-stream");
+    if (lastEventId != null) {
+      request.header("Last-Event-ID", lastEventId);
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return SseStream.open(http, request.build());
   }
 
   @Override
   public void close() throws Exception {
+    if (!owner) {
+      return;
+    }
     vertx.close().await(20, TimeUnit.SECONDS);
   }
 

@@ -82,13 +82,13 @@ public final class McpServer {
   record Initialized(McpSession session, ObjectNode result) {
   }
 
-  Future<Initialized> initialize(ObjectNode params) {
+  Future<Initialized> initialize(ObjectNode params, String owner) {
     String requested = McpJson.requireText(params, "protocolVersion");
     ObjectNode clientInfo = McpJson.objectOrEmpty(params, "clientInfo");
     ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
     String version = ProtocolVersions.negotiate(requested);
     Instant now = clock.instant();
-    McpSession session = new McpSession(newSessionId(), version, McpJson.write(clientInfo), McpJson.write(capabilities),
+    McpSession session = new McpSession(newSessionId(), owner, version, McpJson.write(clientInfo), McpJson.write(capabilities),
         null, java.util.Set.of(), now, now);
     int size = session.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     if (size > settings.maxSessionBytes()) {
@@ -149,9 +149,9 @@ public final class McpServer {
 
   // ---- requests ----
 
-  RequestContext newContext(McpSession session, JsonNode id, String method, ObjectNode params, MultiMap headers,
-                            HttpServerResponse response) {
-    return new RequestContext(this, session, id, method, params, headers, response);
+  RequestContext newContext(McpSession session, Object credentials, JsonNode id, String method, ObjectNode params,
+                            MultiMap headers, HttpServerResponse response) {
+    return new RequestContext(this, session, credentials, id, method, params, headers, response);
   }
 
   /** Runs a request and answers it through its context. */

@@ -13,6 +13,8 @@ import java.util.TreeSet;
  * What the server remembers of a client between its requests. Stored durably and shared by every
  * replica, so any replica can serve any request of the session.
  *
+ * @param owner who initialized the session ({@link ClientAuthentication.ClientIdentity#owner()}): only they may
+ *     use it
  * @param clientInfo the client's {@code clientInfo}, as compact JSON text: a session in memory costs
  *     about what its stored form does, whatever shape the client gave it
  * @param clientCapabilities the client's {@code capabilities}, as compact JSON text
@@ -21,7 +23,7 @@ import java.util.TreeSet;
  * @param savedAt when the session was last saved: a session in use is saved now and then, so the store
  *     can tell it from an abandoned one
  */
-public record McpSession(String id, String protocolVersion, String clientInfo, String clientCapabilities,
+public record McpSession(String id, String owner, String protocolVersion, String clientInfo, String clientCapabilities,
                          String logLevel, Set<String> subscriptions, Instant createdAt, Instant savedAt) {
 
   public McpSession {
@@ -38,7 +40,7 @@ public record McpSession(String id, String protocolVersion, String clientInfo, S
   }
 
   public McpSession withLogLevel(String level) {
-    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, level, subscriptions, createdAt, savedAt);
+    return new McpSession(id, owner, protocolVersion, clientInfo, clientCapabilities, level, subscriptions, createdAt, savedAt);
   }
 
   public McpSession withSubscription(String uri, boolean subscribed) {
@@ -48,16 +50,17 @@ public record McpSession(String id, String protocolVersion, String clientInfo, S
     } else {
       changed.remove(uri);
     }
-    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, changed, createdAt, savedAt);
+    return new McpSession(id, owner, protocolVersion, clientInfo, clientCapabilities, logLevel, changed, createdAt, savedAt);
   }
 
   public McpSession savedAt(Instant now) {
-    return new McpSession(id, protocolVersion, clientInfo, clientCapabilities, logLevel, subscriptions, createdAt, now);
+    return new McpSession(id, owner, protocolVersion, clientInfo, clientCapabilities, logLevel, subscriptions, createdAt, now);
   }
 
   public String toJson() {
     ObjectNode json = McpJson.object()
         .put("id", id)
+        .put("owner", owner)
         .put("protocolVersion", protocolVersion)
         .put("createdAt", createdAt.toString())
         .put("savedAt", savedAt.toString());
@@ -76,7 +79,8 @@ public record McpSession(String id, String protocolVersion, String clientInfo, S
       JsonNode json = McpJson.MAPPER.readTree(text);
       Set<String> subscriptions = new TreeSet<>();
       json.path("subscriptions").forEach(uri -> subscriptions.add(uri.asText()));
-      return new McpSession(json.get("id").asText(), json.get("protocolVersion").asText(),
+      // A session saved before sessions had owners belongs to no one: its client starts a new one.
+      return new McpSession(json.get("id").asText(), json.path("owner").asText(""), json.get("protocolVersion").asText(),
           McpJson.write(json.get("clientInfo")), McpJson.write(json.get("clientCapabilities")),
           json.hasNonNull("logLevel") ? json.get("logLevel").asText() : null, subscriptions,
           Instant.parse(json.get("createdAt").asText()),

@@ -17,6 +17,7 @@ import java.util.List;
 public final class RequestContext {
   private final McpServer server;
   private final McpSession session;
+  private final Object credentials;
   private final JsonNode requestId;
   private final String method;
   private final ObjectNode params;
@@ -29,10 +30,11 @@ public final class RequestContext {
   private boolean cancelled;
   private boolean finished;
 
-  RequestContext(McpServer server, McpSession session, JsonNode requestId, String method, ObjectNode params,
-                 MultiMap headers, HttpServerResponse response) {
+  RequestContext(McpServer server, McpSession session, Object credentials, JsonNode requestId, String method,
+                 ObjectNode params, MultiMap headers, HttpServerResponse response) {
     this.server = server;
     this.session = session;
+    this.credentials = credentials;
     this.requestId = requestId;
     this.method = method;
     this.params = params;
@@ -47,6 +49,11 @@ public final class RequestContext {
 
   public McpSession session() {
     return session;
+  }
+
+  /** What the request's authentication proved ({@link ClientAuthentication.ClientIdentity#credentials()}). */
+  public Object credentials() {
+    return credentials;
   }
 
   public JsonNode requestId() {

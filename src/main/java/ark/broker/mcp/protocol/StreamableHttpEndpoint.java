@@ -1,5 +1,6 @@
 package ark.broker.mcp.protocol;
 
+import ark.broker.web.HostPolicy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
@@ -25,19 +26,24 @@ public final class StreamableHttpEndpoint {
   public static final String SESSION_HEADER = "Mcp-Session-Id";
   public static final String VERSION_HEADER = "MCP-Protocol-Version";
 
+  private static final String IDENTITY = "mcp.identity";
+
   private final McpServer server;
   private final ServerSettings settings;
   private final HostPolicy hosts;
+  private final ClientAuthentication authentication;
 
-  public StreamableHttpEndpoint(McpServer server) {
+  public StreamableHttpEndpoint(McpServer server, ClientAuthentication authentication) {
     this.server = server;
     this.settings = server.settings();
     this.hosts = new HostPolicy(settings.allowedHosts());
+    this.authentication = authentication;
   }
 
   public void mount(Router router) {
     String path = settings.path();
     router.route(path).handler(this::checkHost);
+    router.route(path).handler(this::authenticate);
     router.post(path).handler(BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes())).handler(this::post);
     router.get(path).handler(this::get);
     router.delete(path).handler(this::delete);
@@ -58,6 +64,26 @@ public final class StreamableHttpEndpoint {
       return;
     }
     ctx.next();
+  }
+
+  private void authenticate(RoutingContext ctx) {
+    authentication.authenticate(ctx.request()).onComplete(done -> {
+      if (done.succeeded()) {
+        ctx.put(IDENTITY, done.result());
+        ctx.next();
+      } else if (done.cause() instanceof ClientAuthentication.Refused refused) {
+        if (refused.challenge() != null) {
+          ctx.response().putHeader("WWW-Authenticate", refused.challenge());
+        }
+        refuse(ctx.response(), refused.status(), JsonRpcError.TRANSPORT, refused.getMessage());
+      } else {
+        unavailable(ctx.response(), done.cause());
+      }
+    });
+  }
+
+  private static ClientAuthentication.ClientIdentity identity(RoutingContext ctx) {
+    return ctx.get(IDENTITY);
   }
 
   // ---- POST ----
@@ -97,8 +123,8 @@ public final class StreamableHttpEndpoint {
         server.clientResponse(session, message);
         response.setStatusCode(202).end();
       } else {
-        RequestContext context = server.newContext(session, message.id(), message.method(), message.params(),
-            request.headers(), response);
+        RequestContext context = server.newContext(session, identity(ctx).credentials(), message.id(),
+            message.method(), message.params(), request.headers(), response);
         server.run(context, server.dispatch(context));
       }
     });
@@ -113,7 +139,7 @@ public final class StreamableHttpEndpoint {
     }
     Future<McpServer.Initialized> initialized;
     try {
-      initialized = server.initialize(message.params());
+      initialized = server.initialize(message.params(), identity(ctx).owner());
     } catch (JsonRpcError error) {
       json(response, 200, JsonRpcMessage.errorResponse(message.id(), error));
       return;
@@ -176,8 +202,8 @@ public final class StreamableHttpEndpoint {
     if (token.progressToken() != null) {
       params.putObject("_meta").set("progressToken", token.progressToken());
     }
-    RequestContext context = server.newContext(session, token.requestId(), "resume", params,
-        ctx.request().headers(), ctx.response());
+    RequestContext context = server.newContext(session, identity(ctx).credentials(), token.requestId(), "resume",
+        params, ctx.request().headers(), ctx.response());
     server.run(context, server.resume(context, token));
   }
 
@@ -204,7 +230,8 @@ public final class StreamableHttpEndpoint {
     server.sessions().find(sessionId).onComplete(found -> {
       if (found.failed()) {
         unavailable(response, found.cause());
-      } else if (found.result() == null) {
+      } else if (found.result() == null || !found.result().owner().equals(identity(ctx).owner())) {
+        // Another owner's session is as unknown as none: its id is a secret, and using it changes nothing.
         refuse(response, 404, JsonRpcError.SESSION_NOT_FOUND, "Session not found: initialize a new session");
       } else {
         server.used(found.result());

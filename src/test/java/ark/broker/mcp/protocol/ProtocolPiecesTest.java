@@ -42,24 +42,6 @@ class ProtocolPiecesTest {
   }
 
   @Test
-  void onlyAllowedHostsAndOriginsPass() {
-    HostPolicy local = new HostPolicy(List.of("localhost", "127.0.0.1", "[::1]"));
-
-    assertThat(local.refusal("localhost:8081", null)).isNull();
-    assertThat(local.refusal("127.0.0.1", "http://localhost:5173")).isNull();
-    assertThat(local.refusal("[::1]:8081", "http://[::1]:3000")).isNull();
-    assertThat(local.refusal("evil.example.com", null)).contains("Invalid Host");
-    assertThat(local.refusal("localhost.evil.example.com:8081", null)).contains("Invalid Host");
-    assertThat(local.refusal(null, null)).contains("Invalid Host");
-    assertThat(local.refusal("localhost:8081", "http://evil.example.com")).contains("Invalid Origin");
-    assertThat(local.refusal("localhost:8081", "null")).contains("Invalid Origin");
-    assertThat(new HostPolicy(List.of("*")).refusal("anything", "http://anywhere")).isNull();
-    HostPolicy cluster = new HostPolicy(List.of("*.svc.cluster.local"));
-    assertThat(cluster.refusal("ark-broker.team-a.svc.cluster.local:8081", null)).isNull();
-    assertThat(cluster.refusal("svc.cluster.local.evil.com", null)).contains("Invalid Host");
-  }
-
-  @Test
   void streamTokensCarryWhatIsNeededToResumeAndRejectForgeries() {
     StreamToken token = new StreamToken(McpJson.MAPPER.getNodeFactory().numberNode(42), "ask",
         McpJson.object().put("q", "q-1"), McpJson.MAPPER.getNodeFactory().textNode("progress-7"),

@@ -1,22 +1,23 @@
-package ark.broker.mcp.protocol;
+package ark.broker.web;
 
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * DNS-rebinding protection: a web page on another site must not reach a local MCP server through the
- * browser. Requests must name an allowed host, and a browser's Origin must be an allowed host too.
+ * DNS-rebinding protection: a web page on another site must not reach a local broker (MCP, REST, the
+ * dashboard) through the browser. Requests must name an allowed host, and a browser's Origin must be an
+ * allowed host too.
  */
-final class HostPolicy {
+public final class HostPolicy {
   private final List<String> allowed;
 
-  HostPolicy(List<String> allowedHosts) {
+  public HostPolicy(List<String> allowedHosts) {
     this.allowed = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
   }
 
   /** Why the request is refused, or null if it may pass. */
-  String refusal(String hostHeader, String origin) {
+  public String refusal(String hostHeader, String origin) {
     if (allowed.contains("*")) {
       return null;
     }

@@ -1,0 +1,52 @@
+package ark.broker.http;
+
+import ark.broker.auth.Actor;
+import ark.broker.auth.AuthFailure;
+import ark.broker.auth.Authenticators;
+import io.vertx.core.Handler;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The REST surface's door: turns the request's bearer token (and the {@code X-Ark-Agent} it may name) into the
+ * {@link Actor} every route then acts as, or refuses it (401 with the challenge of RFC 6750 and RFC 9728, 403
+ * for an agent it may not act for, 503 when the identity provider cannot be asked).
+ */
+final class Authentication implements Handler<RoutingContext> {
+  static final String AGENT_HEADER = "X-Ark-Agent";
+  private static final String ACTOR = "ark.actor";
+
+  private final Authenticators authenticators;
+
+  Authentication(Authenticators authenticators) {
+    this.authenticators = authenticators;
+  }
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    authenticators.authenticate(ctx.vertx(), ctx.request().getHeader("Authorization"), ctx.request().getHeader(AGENT_HEADER))
+        .onSuccess(actor -> {
+          SocketAddress client = ctx.request().remoteAddress();
+          ctx.put(ACTOR, actor.from(client == null ? null : client.hostAddress(), ctx.request().getHeader("User-Agent")));
+          ctx.next();
+        })
+        .onFailure(failure -> {
+          if (failure instanceof AuthFailure refused) {
+            String challenge = refused.challenge(ProtectedResource.metadataUrl(ctx));
+            if (challenge != null) {
+              ctx.response().putHeader("WWW-Authenticate", challenge);
+            }
+          }
+          ctx.fail(failure);
+        });
+  }
+
+  /** Who the request acts as; only for routes behind this handler. */
+  static Actor actor(RoutingContext ctx) {
+    Actor actor = ctx.get(ACTOR);
+    if (actor == null) {
+      throw new IllegalStateException("route " + ctx.request().path() + " is not behind Authentication");
+    }
+    return actor;
+  }
+}

@@ -1,0 +1,23 @@
+package ark.broker.question;
+
+import java.util.Set;
+
+/**
+ * The questions a caller may see: those it sent and those addressed to it, by its own name or a team's.
+ *
+ * @param names the caller's name and its teams' names
+ */
+public record Audience(Set<String> names) {
+  public Audience {
+    names = Set.copyOf(names);
+  }
+
+  public boolean sees(Question question) {
+    return (question.sender() != null && names.contains(question.sender())) || names.contains(question.recipient());
+  }
+
+  /** Whether the question is addressed to one of these names: to the caller or to one of its teams. */
+  public boolean isRecipientOf(Question question) {
+    return names.contains(question.recipient());
+  }
+}
