@@ -24,10 +24,13 @@ final class Authentication implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
+    // Deciding may take a worker thread's time: the body waits unread for the handlers after this one.
+    ctx.request().pause();
     authenticators.authenticate(ctx.vertx(), ctx.request().getHeader("Authorization"), ctx.request().getHeader(AGENT_HEADER))
         .onSuccess(actor -> {
           SocketAddress client = ctx.request().remoteAddress();
           ctx.put(ACTOR, actor.from(client == null ? null : client.hostAddress(), ctx.request().getHeader("User-Agent")));
+          ctx.request().resume();
           ctx.next();
         })
         .onFailure(failure -> {
@@ -37,6 +40,7 @@ final class Authentication implements Handler<RoutingContext> {
               ctx.response().putHeader("WWW-Authenticate", challenge);
             }
           }
+          ctx.request().resume();
           ctx.fail(failure);
         });
   }

@@ -67,7 +67,10 @@ public final class StreamableHttpEndpoint {
   }
 
   private void authenticate(RoutingContext ctx) {
+    // Deciding may take a worker thread's time: the body waits unread for the handlers after this one.
+    ctx.request().pause();
     authentication.authenticate(ctx.request()).onComplete(done -> {
+      ctx.request().resume();
       if (done.succeeded()) {
         ctx.put(IDENTITY, done.result());
         ctx.next();
