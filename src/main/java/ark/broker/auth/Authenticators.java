@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,17 +28,19 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of(), List.of());
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), Duration.ZERO);
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
   private final List<Authenticator> chain;
   /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
   private final List<String> issuers;
+  private final RecentGrants recent;
 
-  private Authenticators(List<Authenticator> chain, List<String> issuers) {
+  private Authenticators(List<Authenticator> chain, List<String> issuers, Duration remembered) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
+    this.recent = new RecentGrants(remembered.toNanos());
   }
 
   /**
@@ -79,11 +82,12 @@ public final class Authenticators {
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");
     }
-    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of());
+    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of(),
+        settings.tokensCheck());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of());
+    return new Authenticators(chain, List.of(), Duration.ZERO);
   }
 
   /**
@@ -137,12 +141,29 @@ public final class Authenticators {
     return isOpen() ? OPEN_GRANT : grantFor(BearerToken.from(authorization));
   }
 
-  /** {@link #grant(String)} on a worker thread (unordered), for callers on an event loop. */
+  /**
+   * {@link #grant(String)} for callers on an event loop: a token seen a moment ago is answered right away
+   * ({@link RecentGrants}), any other on a worker thread (unordered).
+   */
   public Future<Grant> grant(Vertx vertx, String authorization) {
     if (isOpen()) {
       return Future.succeededFuture(OPEN_GRANT); // no I/O: no thread hop
     }
-    return vertx.executeBlocking(() -> grant(authorization), false);
+    String token;
+    try {
+      token = BearerToken.from(authorization);
+    } catch (AuthFailure failure) {
+      return Future.failedFuture(failure);
+    }
+    Grant known = recent.find(token);
+    if (known != null) {
+      return Future.succeededFuture(known);
+    }
+    return vertx.executeBlocking(() -> {
+      Grant grant = grantFor(token);
+      recent.remember(token, grant);
+      return grant;
+    }, false);
   }
 
   private Grant grantFor(String token) {

@@ -131,6 +131,28 @@ class AuthenticatorsTest {
   }
 
   @Test
+  void aTokenSeenAMomentAgoIsAnsweredOnTheEventLoopUntilTheFileIsCheckedAgain() throws Exception {
+    Path file = dir.resolve("tokens.json");
+    JsonObject settings = new JsonObject().put("mode", "auto").put("tokensFile", file.toString()).put("tokensCheckMillis", 200)
+        .put("oidc", new JsonObject().put("issuer", "").put("audience", "").put("jwksUrl", "").put("nameClaim", "sub")
+            .put("teamsClaim", "groups").put("kindClaim", "").put("adminTeams", new io.vertx.core.json.JsonArray())
+            .put("clockSkewSeconds", 60));
+    Authenticators remembering = Authenticators.configured(AuthSettings.from(settings));
+    Vertx vertx = Vertx.vertx();
+    try {
+      remembering.grant(vertx, "Bearer " + AGENT).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      boolean answeredAtOnce = remembering.grant(vertx, "Bearer " + AGENT).isComplete();
+      write(file, entry(HUMAN, "human", "ark://users/john"));
+
+      assertThat(answeredAtOnce).isTrue();
+      ark.broker.testing.Eventually.until("the removed token is refused", () -> remembering.grant(vertx, "Bearer " + AGENT)
+          .toCompletionStage().toCompletableFuture().handle((ok, error) -> error).get(10, TimeUnit.SECONDS), error -> error != null);
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void startDecidesFirst() {
     AuthSettings none = settings("", "auto");
 
