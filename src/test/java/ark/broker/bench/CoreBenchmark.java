@@ -74,6 +74,12 @@ public final class CoreBenchmark {
    */
   static Result run(List<HttpClient> replicas, String name, int seconds, ConcurrentLinkedQueue<String> ids, boolean answer)
       throws Exception {
+    return run(replicas, name, seconds, ids, answer, null);
+  }
+
+  /** The same, each request carrying {@code Authorization: Bearer <bearer>} (null for none). */
+  static Result run(List<HttpClient> replicas, String name, int seconds, ConcurrentLinkedQueue<String> ids, boolean answer,
+                    String bearer) throws Exception {
     Percentiles latency = new Percentiles();
     AtomicLong errors = new AtomicLong();
     AtomicInteger done = new AtomicInteger();
@@ -82,7 +88,7 @@ public final class CoreBenchmark {
     long started = System.nanoTime();
     for (int c = 0; c < CLIENTS; c++) {
       Promise<Void> finished = Promise.promise();
-      loop(replicas.get(c % replicas.size()), answer, ids, end, latency, errors, done, finished);
+      loop(replicas.get(c % replicas.size()), answer, bearer, ids, end, latency, errors, done, finished);
       loops.add(finished.future());
     }
     Future.all(loops).await(seconds + 30L, TimeUnit.SECONDS);
@@ -91,7 +97,7 @@ public final class CoreBenchmark {
     return new Result(done.get() / elapsed, latency, errors.get());
   }
 
-  private static void loop(HttpClient http, boolean answer, ConcurrentLinkedQueue<String> ids, long end,
+  private static void loop(HttpClient http, boolean answer, String bearer, ConcurrentLinkedQueue<String> ids, long end,
                            Percentiles latency, AtomicLong errors, AtomicInteger done, Promise<Void> finished) {
     String id = answer ? ids.poll() : null;
     if (System.nanoTime() > end || (answer && id == null)) {
@@ -102,6 +108,9 @@ public final class CoreBenchmark {
         .setMethod(answer ? HttpMethod.PATCH : HttpMethod.POST)
         .setURI(answer ? "/questions/" + id : "/questions")
         .putHeader("Content-Type", "application/json");
+    if (bearer != null) {
+      options.putHeader("Authorization", "Bearer " + bearer);
+    }
     String body = answer ? "{\"response\":\"yes\"}"
         : "{\"recipient\":\"ark://users/john\",\"sender\":\"ark://agents/bench\",\"content\":\"Proceed with step "
         + done.get() + "?\",\"options\":[\"yes\",\"no\"]}";
@@ -122,7 +131,7 @@ public final class CoreBenchmark {
           if (result.failed()) {
             errors.incrementAndGet();
           }
-          loop(http, answer, ids, end, latency, errors, done, finished);
+          loop(http, answer, bearer, ids, end, latency, errors, done, finished);
         });
   }
 

@@ -228,8 +228,16 @@ public final class McpBenchmark {
 
   /** Sends one JSON-RPC message on {@code session} (none for initialize). */
   static Future<HttpClientResponse> post(HttpClient mcp, String session, JsonObject message) {
+    return post(mcp, session, null, message);
+  }
+
+  /** The same, with {@code Authorization: Bearer <bearer>} (null for none). */
+  static Future<HttpClientResponse> post(HttpClient mcp, String session, String bearer, JsonObject message) {
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI("/mcp")
         .putHeader("Content-Type", "application/json").putHeader("Accept", "application/json, text/event-stream");
+    if (bearer != null) {
+      options.putHeader("Authorization", "Bearer " + bearer);
+    }
     if (session != null) {
       options.putHeader("Mcp-Session-Id", session).putHeader("MCP-Protocol-Version", "2025-11-25");
     }
