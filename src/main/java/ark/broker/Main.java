@@ -124,7 +124,7 @@ public final class Main {
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
 
     Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
-        ChannelSettings.from(config.getJsonObject("channels")), storeClient, Clock.systemUTC()));
+        ChannelSettings.from(config.getJsonObject("channels")), storeClient, !authenticators.isOpen(), Clock.systemUTC()));
 
     // After the store: the worker group follows the questions topic, which the store creates if missing.
     Future<String> workerDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(replicated

@@ -1,10 +1,17 @@
 package ark.broker.channel;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.AuthFailure;
+import ark.broker.auth.AuthMethod;
+import ark.broker.auth.Principal;
+import ark.broker.auth.PrincipalKind;
+import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionNotFoundException;
 import ark.broker.question.QuestionStatus;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -14,68 +21,89 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Answers questions for people who answer in a channel, on whichever replica their request lands. The
- * store decides (first answer wins, options constrain); this adds who may answer and the leniency a
- * typed answer needs. The store's refusals become the inbound request's status here (404 unknown, 400
- * not an option, 409 not pending).
+ * Answers questions for people who answer in a channel, on whichever replica their request lands. The channel
+ * finds the question as the broker; the answer is the person's own: with {@code onlyRecipients}, the store
+ * records it as made by them ({@link PrincipalKind#HUMAN}, {@link AuthMethod#CHANNEL}, their directory teams) and
+ * {@link QuestionAccess} decides whether they may. Without it, or for a question addressed to no person (an agent,
+ * a channel: whoever sees it in the channel is its audience), the broker answers on their behalf, and the history
+ * says so: the broker's name, kind admin, method channel. Either way the history's user agent is the channel
+ * account that acted ({@code slack:U012ABCDEF}, {@code github:johndoe}) and {@code answeredBy} is the person.
+ *
+ * <p>The store's refusals become the inbound request's status here (404 unknown, 400 not an option, 403 not
+ * theirs to answer, 409 not pending).
  */
 public final class Answering {
   private static final QuestionFilter PENDING = new QuestionFilter(QuestionStatus.PENDING, null, null);
+  private static final Principal BROKER_FOR_A_PERSON = new Principal(PrincipalKind.ADMIN,
+      Actor.BROKER.principal().name(), List.of(), AuthMethod.CHANNEL);
 
   private final StoreClient store;
-  private final Directory directory;
+  private final StoreClient reader;
   private final boolean onlyRecipients;
 
-  Answering(StoreClient store, Directory directory, boolean onlyRecipients) {
+  Answering(StoreClient store, boolean onlyRecipients) {
     this.store = store;
-    this.directory = directory;
+    this.reader = store.as(Actor.BROKER);
     this.onlyRecipients = onlyRecipients;
   }
 
   public Future<Question> question(String id, String requestId) {
-    return refusedAsProblem(store.forRequest(requestId).get(id));
+    return refusedAsProblem(reader.forRequest(requestId).get(id));
   }
 
   /** Every pending question, for a channel that must find which of them a reply is about. */
   public Future<List<Question>> pending(String requestId) {
     List<Question> found = new ArrayList<>();
-    return refusedAsProblem(store.forRequest(requestId).forEach(PENDING, found::add).map(done -> found));
-  }
-
-  /** Answers the question with this id, as {@link #answer(Question, String, String, String)} does. */
-  public Future<Question> answer(String questionId, String given, String identity, String requestId) {
-    return question(questionId, requestId).compose(question -> answer(question, given, identity, requestId));
+    return refusedAsProblem(reader.forRequest(requestId).forEach(PENDING, found::add).map(done -> found));
   }
 
   /**
-   * Answers as {@code identity}. An answer equal to an option but for letter case counts as that option.
-   * The same person giving the same answer again (a redelivered request) gets the question back.
+   * Answers as {@code user}. An answer equal to an option but for letter case counts as that option. The same
+   * person giving the same answer again (a redelivered request) gets the question back.
    */
-  public Future<Question> answer(Question question, String given, String identity, String requestId) {
-    InboundProblem notAllowed = refusal(question, identity);
+  public Future<Question> answer(Question question, String given, ChannelUser user, String requestId) {
+    InboundProblem notAllowed = refusal(question, user);
     if (notAllowed != null) {
       return Future.failedFuture(notAllowed);
     }
     String response = asOption(question, given.strip());
     if (question.status() == QuestionStatus.ANSWERED && Objects.equals(question.response(), response)
-        && Objects.equals(question.answeredBy(), identity)) {
+        && Objects.equals(question.answeredBy(), user.identity())) {
       return Future.succeededFuture(question);
     }
-    return refusedAsProblem(store.forRequest(requestId).answer(question.id(), response, identity));
+    return refusedAsProblem(store.as(actorFor(question, user)).forRequest(requestId)
+        .answer(question.id(), response, user.identity()));
   }
 
-  /** Why {@code identity} may not answer the question (403), or null if they may. */
-  public InboundProblem refusal(Question question, String identity) {
-    if (onlyRecipients && !directory.isAddressedTo(question.recipient(), identity)) {
+  /**
+   * Why {@code user} may not answer the question (403), or null if they may: {@link QuestionAccess} asked
+   * before anything is written, so a channel can refuse with a reason the person understands.
+   */
+  public InboundProblem refusal(Question question, ChannelUser user) {
+    try {
+      QuestionAccess.answeredBy(actorFor(question, user), question, user.identity());
+      return null;
+    } catch (AuthFailure | QuestionNotFoundException notTheirs) {
+      // The person saw the question in the channel, so "not found" would only puzzle them.
       return new InboundProblem(403, "question " + question.id() + " is for " + question.recipient() + "; "
-          + identity + " may not answer it");
+          + user.identity() + " may not answer it");
     }
-    return null;
   }
 
   /** What a channel's service is told when its request answered a question. */
   public static InboundResponse answered(Question question) {
     return Inbound.json(200, new JsonObject().put("status", "answered").put("question", question.id()));
+  }
+
+  private Actor actorFor(Question question, ChannelUser user) {
+    Principal principal = onlyRecipients && addressedToPeople(question)
+        ? new Principal(PrincipalKind.HUMAN, user.identity(), user.teams(), AuthMethod.CHANNEL)
+        : BROKER_FOR_A_PERSON;
+    return new Actor(principal, null, null, user.account());
+  }
+
+  private static boolean addressedToPeople(Question question) {
+    return question.recipient().startsWith("ark://users/") || question.recipient().startsWith("ark://teams/");
   }
 
   private static String asOption(Question question, String response) {

@@ -14,14 +14,14 @@ import java.util.List;
  * The {@code channels} section of the configuration. A channel whose section says {@code enabled: false}
  * is null here: nothing is sent to it and its inbound requests get 404.
  *
- * @param onlyRecipientsMayAnswer refuse answers from people the question is not addressed to (see {@link Directory})
+ * @param onlyRecipientsMayAnswer whether answers from people the question is not for are refused (see {@link Answering})
  * @param ackTimeoutMillis an inbound request is acknowledged after this long even if its work goes on
  *     (Slack wants an answer within 3 seconds)
  * @param requestTimeoutMillis how long a call to a channel's API may stay silent before it counts as failed
  * @param resyncMillis how often every question is checked for deliveries due, to repair what a missed change left
  */
 public record ChannelSettings(
-    boolean onlyRecipientsMayAnswer,
+    RecipientsOnly onlyRecipientsMayAnswer,
     long ackTimeoutMillis,
     long requestTimeoutMillis,
     long resyncMillis,
@@ -39,7 +39,7 @@ public record ChannelSettings(
       routes.add(RoutingRule.from(rules.getJsonObject(i), "channels.routes[" + i + "]"));
     }
     return new ChannelSettings(
-        channels.getBoolean("onlyRecipientsMayAnswer"),
+        RecipientsOnly.parse(channels.getValue("onlyRecipientsMayAnswer")),
         channels.getLong("ackTimeoutMillis"),
         channels.getLong("requestTimeoutMillis"),
         channels.getLong("resyncSeconds") * 1000,

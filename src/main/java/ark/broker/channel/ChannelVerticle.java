@@ -38,13 +38,16 @@ public final class ChannelVerticle extends VerticleBase {
   private final StoreClient store;
   private final Clock clock;
   private final Answering answering;
+  private final boolean onlyRecipients;
   /** The channels that take requests (button clicks, comments), by name. */
   private final Map<String, Inbound> inbound = new HashMap<>();
   private ApiClient client;
   private Dispatcher dispatcher;
 
-  public ChannelVerticle(ChannelSettings settings, StoreClient store, Clock clock) {
-    this.answering = new Answering(store.as(Actor.BROKER), settings.directory(), settings.onlyRecipientsMayAnswer());
+  /** @param authOn whether the broker authenticates its callers; {@code channels.onlyRecipientsMayAnswer: auto} follows it */
+  public ChannelVerticle(ChannelSettings settings, StoreClient store, boolean authOn, Clock clock) {
+    this.onlyRecipients = settings.onlyRecipientsMayAnswer().applies(authOn);
+    this.answering = new Answering(store, onlyRecipients);
     this.settings = settings;
     this.store = store.as(Actor.BROKER);
     this.clock = clock;
@@ -77,8 +80,8 @@ public final class ChannelVerticle extends VerticleBase {
       registered.add(bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> dispatcher.onChange(m.body())).completion());
     }
     return Future.all(registered).onSuccess(ready -> {
-      LOG.info("Channels enabled: {}", inbound.isEmpty() && channels.isEmpty() ? "none"
-          : String.join(", ", enabledNames()));
+      LOG.info("Channels enabled: {}{}", channels.isEmpty() ? "none" : String.join(", ", enabledNames()), inbound.isEmpty() ? ""
+          : onlyRecipients ? "; answers in them from recipients only" : "; answers in them from anyone who sees the question");
       if (!channels.isEmpty()) {
         WorkerRole.follow(bus, this::followWorkerRole);
       }

@@ -4,27 +4,31 @@ import ark.broker.question.ArkUri;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Who people are on each channel: {@code directory.users} maps a user name (its identity is
  * {@code ark://users/<name>}) to a Slack user id and a GitHub login, {@code directory.teams} maps a team
  * name ({@code ark://teams/<name>}) to the user names of its members. Someone the directory does not
- * know is {@code ark://users/slack:<user id>} or {@code ark://users/github:<login>}.
+ * know is {@code ark://users/slack:<user id>} or {@code ark://users/github:<login>}, in no team.
  */
 public final class Directory {
   private static final String USERS = "ark://users/";
   private static final String TEAMS = "ark://teams/";
+  /** Slack user ids and GitHub logins are letters, digits and hyphens; this keeps an identity made of one a name. */
+  private static final Pattern ACCOUNT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
   private final Map<String, String> bySlackId = new HashMap<>();
   private final Map<String, String> byGitHubLogin = new HashMap<>();
   private final Map<String, String> slackIds = new HashMap<>();
   private final Map<String, String> gitHubLogins = new HashMap<>();
-  private final Map<String, Set<String>> teamMembers = new HashMap<>();
+  /** The teams of each identity that is in one. */
+  private final Map<String, List<String>> teamsOf = new HashMap<>();
 
   static Directory from(JsonObject directory) {
     Directory result = new Directory();
@@ -44,19 +48,28 @@ public final class Directory {
     });
     directory.getJsonObject("teams").forEach(team -> {
       String identity = ArkUri.require("channels.directory.teams key", TEAMS + team.getKey());
-      Set<String> members = new HashSet<>();
-      ((JsonArray) team.getValue()).forEach(member -> members.add(USERS + member));
-      result.teamMembers.put(identity, Set.copyOf(members));
+      ((JsonArray) team.getValue()).forEach(member ->
+          result.teamsOf.computeIfAbsent(USERS + member, user -> new ArrayList<>()).add(identity));
     });
     return result;
   }
 
-  public String identityOfSlackUser(String userId) {
-    return bySlackId.getOrDefault(userId, USERS + "slack:" + userId);
+  /**
+   * The person behind a Slack user id.
+   *
+   * @throws InboundProblem 400 if the id is no Slack user id
+   */
+  public ChannelUser slackUser(String userId) {
+    return user("slack", userId, bySlackId.get(userId));
   }
 
-  public String identityOfGitHubUser(String login) {
-    return byGitHubLogin.getOrDefault(login.toLowerCase(Locale.ROOT), USERS + "github:" + login);
+  /**
+   * The person behind a GitHub login.
+   *
+   * @throws InboundProblem 400 if the login is no GitHub login
+   */
+  public ChannelUser gitHubUser(String login) {
+    return user("github", login, login == null ? null : byGitHubLogin.get(login.toLowerCase(Locale.ROOT)));
   }
 
   /** The Slack user id of an identity, for a mention, or null. */
@@ -69,17 +82,12 @@ public final class Directory {
     return gitHubLogins.get(identity);
   }
 
-  /**
-   * Whether {@code identity} is someone the question is addressed to: the recipient user, or a member of
-   * the recipient team. A question for an agent or a channel is addressed to whoever sees it.
-   */
-  boolean isAddressedTo(String recipient, String identity) {
-    if (recipient.startsWith(USERS)) {
-      return recipient.equals(identity);
+  /** @param known the identity the directory gives the account, or null */
+  private ChannelUser user(String channel, String account, String known) {
+    if (account == null || !ACCOUNT.matcher(account).matches()) {
+      throw new InboundProblem(400, "'" + account + "' is not a " + channel + " account");
     }
-    if (recipient.startsWith(TEAMS)) {
-      return teamMembers.getOrDefault(recipient, Set.of()).contains(identity);
-    }
-    return true;
+    String identity = known != null ? known : USERS + channel + ":" + account;
+    return new ChannelUser(channel + ":" + account, identity, teamsOf.getOrDefault(identity, List.of()));
   }
 }

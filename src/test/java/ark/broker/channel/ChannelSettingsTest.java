@@ -72,18 +72,32 @@ class ChannelSettingsTest {
   }
 
   @Test
-  void theDirectoryNamesPeopleAndSaysWhomAQuestionIsFor() {
+  void theDirectoryNamesPeopleAndTheirTeamsAndRefusesAccountsThatAreNoAccounts() {
     Directory directory = ChannelSettings.from(channels()).directory();
 
-    assertThat(directory.identityOfSlackUser("U1")).isEqualTo("ark://users/ann");
-    assertThat(directory.identityOfGitHubUser("ann-h")).isEqualTo("ark://users/ann");
-    assertThat(directory.identityOfSlackUser("U2")).isEqualTo("ark://users/slack:U2");
-    assertThat(directory.identityOfGitHubUser("bob")).isEqualTo("ark://users/github:bob");
-    assertThat(directory.isAddressedTo("ark://users/ann", "ark://users/ann")).isTrue();
-    assertThat(directory.isAddressedTo("ark://users/ann", "ark://users/github:bob")).isFalse();
-    assertThat(directory.isAddressedTo("ark://teams/sre", "ark://users/ann")).isTrue();
-    assertThat(directory.isAddressedTo("ark://teams/sre", "ark://users/slack:U2")).isFalse();
-    assertThat(directory.isAddressedTo("ark://channels/ops", "ark://users/slack:U2")).isTrue();
+    assertThat(directory.slackUser("U1")).isEqualTo(new ChannelUser("slack:U1", "ark://users/ann", List.of("ark://teams/sre")));
+    assertThat(directory.gitHubUser("ann-h")).isEqualTo(new ChannelUser("github:ann-h", "ark://users/ann", List.of("ark://teams/sre")));
+    assertThat(directory.slackUser("U2")).isEqualTo(new ChannelUser("slack:U2", "ark://users/slack:U2", List.of()));
+    assertThat(directory.gitHubUser("Bob")).isEqualTo(new ChannelUser("github:Bob", "ark://users/github:Bob", List.of()));
+    for (String notAnAccount : new String[] {"", "a/b", "-x", "U1 U2"}) {
+      assertThatThrownBy(() -> directory.slackUser(notAnAccount)).isInstanceOfSatisfying(InboundProblem.class,
+          problem -> assertThat(problem.status).isEqualTo(400));
+    }
+  }
+
+  @Test
+  void onlyRecipientsMayAnswerFollowsAuthenticationUnlessSetEitherWay() {
+    RecipientsOnly byDefault = ChannelSettings.from(withDefaults(new JsonObject())).onlyRecipientsMayAnswer();
+    RecipientsOnly fromFile = ChannelSettings.from(withDefaults(new JsonObject().put("onlyRecipientsMayAnswer", false)))
+        .onlyRecipientsMayAnswer();
+    RecipientsOnly fromEnvironment = ChannelSettings.from(withDefaults(new JsonObject().put("onlyRecipientsMayAnswer", "true")))
+        .onlyRecipientsMayAnswer();
+
+    assertThat(List.of(byDefault.applies(true), byDefault.applies(false))).containsExactly(true, false);
+    assertThat(List.of(fromFile.applies(true), fromFile.applies(false))).containsExactly(false, false);
+    assertThat(List.of(fromEnvironment.applies(true), fromEnvironment.applies(false))).containsExactly(true, true);
+    assertThatThrownBy(() -> ChannelSettings.from(withDefaults(new JsonObject().put("onlyRecipientsMayAnswer", "yes"))))
+        .hasMessageContaining("channels.onlyRecipientsMayAnswer must be auto, true or false, not 'yes'");
   }
 
   @Test

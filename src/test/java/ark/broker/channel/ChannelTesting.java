@@ -81,6 +81,13 @@ final class ChannelTesting {
     return null;
   }
 
+  /** Who the question's history says answered it ({@code broker} must be allowed to read the history), or null. */
+  static JsonObject whoAnswered(TestBroker broker, String id) throws Exception {
+    JsonArray items = broker.get("/questions/" + id + "/events").json().getJsonArray("items");
+    return items.stream().map(JsonObject.class::cast).filter(item -> item.getString("type").equals("question_answered"))
+        .map(item -> item.getJsonObject("by")).findFirst().orElse(null);
+  }
+
   static String hmacHex(String secret, String message) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -102,6 +109,52 @@ final class ChannelTesting {
 
   static Response slack(TestBroker broker, JsonObject payload) throws Exception {
     return slack(broker, payload, Instant.now().getEpochSecond(), SLACK_SECRET);
+  }
+
+  /** A click on the button whose value is {@code value}, as Slack posts it. */
+  static JsonObject click(FakeSlack.Message message, String value, String userId) {
+    JsonArray blocks = message.posted().getJsonArray("blocks");
+    for (int i = 0; i < blocks.size(); i++) {
+      JsonObject block = blocks.getJsonObject(i);
+      JsonArray elements = block.getJsonArray("elements", new JsonArray());
+      for (int j = 0; "actions".equals(block.getString("type")) && j < elements.size(); j++) {
+        JsonObject button = elements.getJsonObject(j);
+        if (value.equals(button.getString("value"))) {
+          return new JsonObject()
+              .put("type", "block_actions")
+              .put("user", new JsonObject().put("id", userId).put("username", "someone").put("team_id", "T0TEAM"))
+              .put("api_app_id", "A0APP")
+              .put("team", new JsonObject().put("id", "T0TEAM"))
+              .put("container", new JsonObject().put("type", "message").put("message_ts", message.ts())
+                  .put("channel_id", message.channel()).put("is_ephemeral", false))
+              .put("trigger_id", "1234.5678.trigger")
+              .put("channel", new JsonObject().put("id", message.channel()))
+              .put("message", message.posted().copy().put("ts", message.ts()))
+              .put("actions", new JsonArray().add(new JsonObject()
+                  .put("type", "button")
+                  .put("block_id", block.getString("block_id"))
+                  .put("action_id", button.getString("action_id"))
+                  .put("text", button.getJsonObject("text"))
+                  .put("value", button.getString("value"))
+                  .put("action_ts", "1700000000.000200")));
+        }
+      }
+    }
+    throw new AssertionError("no button with value " + value + " in " + blocks);
+  }
+
+  static JsonObject submission(JsonObject view, String userId, String answer) {
+    return new JsonObject()
+        .put("type", "view_submission")
+        .put("user", new JsonObject().put("id", userId))
+        .put("trigger_id", "1234.5678.trigger2")
+        .put("view", new JsonObject()
+            .put("id", "V0VIEW")
+            .put("type", "modal")
+            .put("callback_id", view.getString("callback_id"))
+            .put("private_metadata", view.getString("private_metadata"))
+            .put("state", new JsonObject().put("values", new JsonObject().put("ark_response",
+                new JsonObject().put("ark_text", new JsonObject().put("type", "plain_text_input").put("value", answer))))));
   }
 
   /** A webhook delivery as GitHub sends it: JSON body, {@code X-Hub-Signature-256: sha256=<hex>}. */

@@ -114,6 +114,11 @@ class GitHubChannelTest {
     assertThat(named.status()).isEqualTo(200);
     assertThat(broker.get("/questions/" + second).json().getString("response")).isEqualTo("Friday, after the freeze.\nSee the plan.");
     assertThat(broker.get("/questions/" + second).json().getString("answeredBy")).isEqualTo("ark://users/github:someone");
+    JsonObject answeredBy = ChannelTesting.whoAnswered(broker, second);
+    assertThat(answeredBy.getString("principal")).as("open: the broker answers for anyone on the issue").isEqualTo("ark://users/system:broker");
+    assertThat(answeredBy.getString("kind")).isEqualTo("admin");
+    assertThat(answeredBy.getString("method")).isEqualTo("channel");
+    assertThat(answeredBy.getString("userAgent")).isEqualTo("github:someone");
     assertThat(broker.get("/questions/" + first).json().getString("status")).isEqualTo("pending");
   }
 

@@ -17,8 +17,10 @@ import java.util.List;
 import static ark.broker.channel.ChannelTesting.JOHN_SLACK;
 import static ark.broker.channel.ChannelTesting.OPS;
 import static ark.broker.channel.ChannelTesting.awaitQuestion;
+import static ark.broker.channel.ChannelTesting.click;
 import static ark.broker.channel.ChannelTesting.delivery;
 import static ark.broker.channel.ChannelTesting.slack;
+import static ark.broker.channel.ChannelTesting.submission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Questions posted to Slack and answered there, against a fake Slack Web API on loopback. */
@@ -52,52 +54,6 @@ class SlackChannelTest {
     JsonObject record = delivery(question, question.getJsonArray("channels").getString(0));
     assertThat(record.getString("ref")).isEqualTo(message.channel() + "/" + message.ts());
     return message;
-  }
-
-  /** A click on the button whose value is {@code value}, as Slack posts it. */
-  private static JsonObject click(FakeSlack.Message message, String value, String userId) {
-    JsonArray blocks = message.posted().getJsonArray("blocks");
-    for (int i = 0; i < blocks.size(); i++) {
-      JsonObject block = blocks.getJsonObject(i);
-      JsonArray elements = block.getJsonArray("elements", new JsonArray());
-      for (int j = 0; "actions".equals(block.getString("type")) && j < elements.size(); j++) {
-        JsonObject button = elements.getJsonObject(j);
-        if (value.equals(button.getString("value"))) {
-          return new JsonObject()
-              .put("type", "block_actions")
-              .put("user", new JsonObject().put("id", userId).put("username", "someone").put("team_id", "T0TEAM"))
-              .put("api_app_id", "A0APP")
-              .put("team", new JsonObject().put("id", "T0TEAM"))
-              .put("container", new JsonObject().put("type", "message").put("message_ts", message.ts())
-                  .put("channel_id", message.channel()).put("is_ephemeral", false))
-              .put("trigger_id", "1234.5678.trigger")
-              .put("channel", new JsonObject().put("id", message.channel()))
-              .put("message", message.posted().copy().put("ts", message.ts()))
-              .put("actions", new JsonArray().add(new JsonObject()
-                  .put("type", "button")
-                  .put("block_id", block.getString("block_id"))
-                  .put("action_id", button.getString("action_id"))
-                  .put("text", button.getJsonObject("text"))
-                  .put("value", button.getString("value"))
-                  .put("action_ts", "1700000000.000200")));
-        }
-      }
-    }
-    throw new AssertionError("no button with value " + value + " in " + blocks);
-  }
-
-  private static JsonObject submission(JsonObject view, String userId, String answer) {
-    return new JsonObject()
-        .put("type", "view_submission")
-        .put("user", new JsonObject().put("id", userId))
-        .put("trigger_id", "1234.5678.trigger2")
-        .put("view", new JsonObject()
-            .put("id", "V0VIEW")
-            .put("type", "modal")
-            .put("callback_id", view.getString("callback_id"))
-            .put("private_metadata", view.getString("private_metadata"))
-            .put("state", new JsonObject().put("values", new JsonObject().put("ark_response",
-                new JsonObject().put("ark_text", new JsonObject().put("type", "plain_text_input").put("value", answer))))));
   }
 
   private static String texts(JsonObject posted) {
@@ -158,7 +114,8 @@ class SlackChannelTest {
     FakeService.Received open = fake.await(r -> r.path().endsWith("/views.open") && r.body().contains(id), WAIT);
     JsonObject view = open.json().getJsonObject("view");
     assertThat(open.json().getString("trigger_id")).isEqualTo("1234.5678.trigger");
-    assertThat(view.getString("private_metadata")).isEqualTo(id);
+    assertThat(new JsonObject(view.getString("private_metadata")))
+        .isEqualTo(new JsonObject().put("question", id).put("message", message.channel() + "/" + message.ts()));
 
     Response submitted = slack(broker, submission(view, JOHN_SLACK, "Monday, after the freeze"));
 
@@ -243,7 +200,8 @@ class SlackChannelTest {
     assertThat(late.status()).isEqualTo(409);
     JsonObject after = broker.get("/questions/" + id).json();
     assertThat(after.getString("response")).isEqualTo("no");
-    JsonObject form = submission(new JsonObject().put("callback_id", "ark_answer").put("private_metadata", id), JOHN_SLACK, "maybe");
+    String openedFrom = new JsonObject().put("question", id).put("message", message.channel() + "/" + message.ts()).encode();
+    JsonObject form = submission(new JsonObject().put("callback_id", "ark_answer").put("private_metadata", openedFrom), JOHN_SLACK, "maybe");
     Response lateForm = slack(broker, form);
     assertThat(lateForm.status()).isEqualTo(200);
     assertThat(lateForm.json().getString("response_action")).isEqualTo("errors");

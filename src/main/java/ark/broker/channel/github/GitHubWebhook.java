@@ -3,6 +3,7 @@ package ark.broker.channel.github;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.channel.Answering;
+import ark.broker.channel.ChannelUser;
 import ark.broker.channel.Directory;
 import ark.broker.channel.Inbound;
 import ark.broker.channel.InboundProblem;
@@ -18,8 +19,9 @@ import java.util.List;
 /**
  * GitHub's webhook ({@code POST /channels/github/events}, content type {@code application/json}, event
  * "Issue comments"): a new comment holding an {@link AnswerCommand} answers the question the broker
- * asked on that issue. Every request must carry a valid {@link GitHubSignature}; a delivery id already
- * seen is refused (409), so a captured request cannot be replayed. The ids are remembered in memory by
+ * asked on that issue, and only such a question: one it did not comment on that issue is not found there
+ * (404). Every request must carry a valid {@link GitHubSignature}; a delivery id already seen is refused
+ * (409), so a captured request cannot be replayed. The ids are remembered in memory by
  * the replica that received them (the last {@code channels.github.rememberDeliveries}); a replay that
  * reaches another replica still changes nothing, because the same person's same answer to an answered
  * question is accepted as already recorded and any other answer is refused as not pending.
@@ -51,7 +53,13 @@ record GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answeri
     } catch (DecodeException | ClassCastException e) {
       throw new InboundProblem(400, "the body is not a JSON object");
     }
-    return commented(payload, requestId).onFailure(failure -> {
+    Future<InboundResponse> answered;
+    try {
+      answered = commented(payload, requestId);
+    } catch (ClassCastException e) {
+      throw new InboundProblem(400, "the payload has a field of the wrong type");
+    }
+    return answered.onFailure(failure -> {
       if (!(failure instanceof InboundProblem problem) || problem.status >= 500) {
         deliveries.forget(delivery); // not processed: GitHub's redelivery should get another chance
       }
@@ -76,9 +84,9 @@ record GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answeri
     if (issue == null || login.isEmpty()) {
       throw new InboundProblem(400, "the payload has no repository, issue number or comment author");
     }
-    String identity = directory.identityOfGitHubUser(login);
+    ChannelUser commenter = directory.gitHubUser(login);
     return askedOn(issue, command, requestId)
-        .compose(question -> answering.answer(question, command.response(), identity, requestId))
+        .compose(question -> answering.answer(question, command.response(), commenter, requestId))
         .map(Answering::answered)
         .onFailure(failure -> {
           if (failure instanceof InboundProblem problem && problem.status < 500) {

@@ -1,8 +1,10 @@
 package ark.broker.channel.slack;
 
 import ark.broker.channel.Directory;
+import ark.broker.channel.InboundProblem;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionStatus;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -68,12 +70,15 @@ final class SlackBlocks {
     return end < 0 ? null : blockId.substring(ANSWER_BLOCK.length(), end);
   }
 
-  /** The {@code views.open} view: a form for a free-text answer, remembering the question in its metadata. */
-  static JsonObject answerForm(Question question) {
+  /**
+   * The {@code views.open} view: a form for a free-text answer. Its metadata remembers the question and the
+   * message whose button opened it, so the submission is held to that message as a click is.
+   */
+  static JsonObject answerForm(Question question, SlackMessage openedFrom) {
     return new JsonObject()
         .put("type", "modal")
         .put("callback_id", FORM_CALLBACK)
-        .put("private_metadata", question.id())
+        .put("private_metadata", new JsonObject().put("question", question.id()).put("message", openedFrom.ref()).encode())
         .put("title", plain("Answer the question"))
         .put("submit", plain("Send"))
         .put("close", plain("Cancel"))
@@ -88,6 +93,30 @@ final class SlackBlocks {
                     .put("action_id", FORM_INPUT)
                     .put("multiline", true)
                     .put("max_length", FORM_ANSWER))));
+  }
+
+  /**
+   * The question a submitted form answers and the message it was opened from, as {@link #answerForm} wrote them.
+   *
+   * @throws InboundProblem 400 for metadata this broker did not write (a form opened before it remembered the message)
+   */
+  static FormOrigin originOfForm(String privateMetadata) {
+    JsonObject origin;
+    try {
+      origin = new JsonObject(privateMetadata);
+    } catch (DecodeException | ClassCastException e) {
+      origin = new JsonObject();
+    }
+    SlackMessage message = SlackMessage.of(origin.getValue("message") instanceof String ref ? ref : null);
+    if (!(origin.getValue("question") instanceof String question) || message == null) {
+      throw new InboundProblem(400, "this form does not say which question and message it belongs to; "
+          + "open it again from the question's message");
+    }
+    return new FormOrigin(question, message);
+  }
+
+  /** Where a form came from: the question it answers and the message whose button opened it. */
+  record FormOrigin(String questionId, SlackMessage message) {
   }
 
   /** Slack's mrkdwn treats {@code & < >} as markup ({@code <!channel>} pings everyone); the question's text must not. */

@@ -99,10 +99,10 @@ public final class SlackChannel implements Channel {
 
   @Override
   public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
-    int slash = posted.ref().lastIndexOf('/');
+    SlackMessage message = SlackMessage.of(posted.ref());
     JsonObject update = SlackBlocks.outcome(question, directory)
-        .put("channel", posted.ref().substring(0, slash))
-        .put("ts", posted.ref().substring(slash + 1));
+        .put("channel", message.conversation())
+        .put("ts", message.ts());
     return api.post("chat.update", update).<Void>mapEmpty().recover(failure -> {
       // A message someone deleted has nothing left to update.
       return DeliveryFailure.isServiceError(failure, "message_not_found") ? Future.succeededFuture() : Future.failedFuture(failure);
@@ -110,6 +110,6 @@ public final class SlackChannel implements Channel {
   }
 
   private Delivery delivery(Destination destination, String conversation, String ts) {
-    return new Delivery(destination.name(), conversation + "/" + ts, destination.label(), clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    return new Delivery(destination.name(), new SlackMessage(conversation, ts).ref(), destination.label(), clock.instant().truncatedTo(ChronoUnit.MILLIS));
   }
 }

@@ -3,6 +3,7 @@ package ark.broker.channel.slack;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.channel.Answering;
+import ark.broker.channel.ChannelUser;
 import ark.broker.channel.Directory;
 import ark.broker.channel.Inbound;
 import ark.broker.channel.InboundProblem;
@@ -21,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  * Slack's interactivity requests ({@code POST /channels/slack/events}, the app's Request URL): a click
  * on an option button answers the question; the "Answer…" button of a question without options opens
  * a form, whose submission answers it. Every request must carry a valid {@link SlackSignature}.
- * Refusals (not the recipient, no longer pending) answer with their status and tell the person why in a
+ * A click or form counts only for the question the broker posted as that message. Refusals (not the message
+ * of that question, not the recipient, no longer pending) answer with their status and tell the person why in a
  * message only they see; a form shows them under its input instead, as Slack wants.
  */
 record SlackInteractions(SlackSignature signature, SlackApi api, Answering answering, Directory directory) implements Inbound {
@@ -31,40 +33,47 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
   public Future<InboundResponse> handle(InboundRequest request, String requestId) {
     signature.verify(request);
     JsonObject payload = payload(request);
-    return switch (payload.getString("type", "")) {
-      case "block_actions" -> clicked(payload, requestId);
-      case "view_submission" -> submitted(payload, requestId);
-      default -> Future.succeededFuture(ignored());
-    };
+    try {
+      return switch (payload.getString("type", "")) {
+        case "block_actions" -> clicked(payload, requestId);
+        case "view_submission" -> submitted(payload, requestId);
+        default -> Future.succeededFuture(ignored());
+      };
+    } catch (ClassCastException e) {
+      throw new InboundProblem(400, "the payload has a field of the wrong type");
+    }
   }
 
+  /** A click counts only on the message the broker posted for the question, whoever may see the question. */
   private Future<InboundResponse> clicked(JsonObject payload, String requestId) {
     JsonArray actions = payload.getJsonArray("actions", new JsonArray());
     JsonObject action = actions.isEmpty() ? new JsonObject() : actions.getJsonObject(0);
     String questionId = SlackBlocks.questionOfBlock(action.getString("block_id"));
     String actionId = action.getString("action_id", "");
-    if (questionId == null) {
+    boolean opensForm = actionId.equals(SlackBlocks.OPEN_FORM_ACTION);
+    if (questionId == null || !opensForm && !actionId.startsWith(SlackBlocks.OPTION_ACTION)) {
       return Future.succeededFuture(ignored());
     }
     String userId = payload.getJsonObject("user", new JsonObject()).getString("id", "");
-    String identity = directory.identityOfSlackUser(userId);
-    Future<InboundResponse> result;
-    if (actionId.equals(SlackBlocks.OPEN_FORM_ACTION)) {
-      result = answering.question(questionId, requestId).compose(question -> openForm(question, identity, payload));
-    } else if (actionId.startsWith(SlackBlocks.OPTION_ACTION)) {
-      result = answering.answer(questionId, action.getString("value", ""), identity, requestId).map(Answering::answered);
-    } else {
-      return Future.succeededFuture(ignored());
-    }
-    return result.onFailure(failure -> {
-      if (failure instanceof InboundProblem problem) {
-        tellPrivately(payload, userId, problem.getMessage());
-      }
-    });
+    ChannelUser user = directory.slackUser(userId);
+    SlackMessage message = SlackMessage.clickedIn(payload);
+    String value = action.getString("value", "");
+    String trigger = payload.getString("trigger_id", "");
+    return answering.question(questionId, requestId)
+        .compose(question -> {
+          SlackMessage.requirePostedAs(question, message);
+          return opensForm ? openForm(question, user, message, trigger)
+              : answering.answer(question, value, user, requestId).map(Answering::answered);
+        })
+        .onFailure(failure -> {
+          if (failure instanceof InboundProblem problem) {
+            tellPrivately(payload, userId, problem.getMessage());
+          }
+        });
   }
 
-  private Future<InboundResponse> openForm(Question question, String identity, JsonObject payload) {
-    InboundProblem refusal = answering.refusal(question, identity);
+  private Future<InboundResponse> openForm(Question question, ChannelUser user, SlackMessage message, String trigger) {
+    InboundProblem refusal = answering.refusal(question, user);
     if (refusal == null && !question.isPending()) {
       refusal = new InboundProblem(409, "question " + question.id() + " is already " + question.status().wireName());
     }
@@ -72,13 +81,14 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
       return Future.failedFuture(refusal);
     }
     JsonObject open = new JsonObject()
-        .put("trigger_id", payload.getString("trigger_id", ""))
-        .put("view", SlackBlocks.answerForm(question));
+        .put("trigger_id", trigger)
+        .put("view", SlackBlocks.answerForm(question, message));
     return api.post("views.open", open)
         .map(opened -> Inbound.json(200, new JsonObject().put("status", "form opened").put("question", question.id())))
         .recover(failure -> Future.failedFuture(new InboundProblem(502, "Slack did not open the answer form: " + failure.getMessage())));
   }
 
+  /** A form answers only the question, and only from the message, it was opened for (see {@link SlackBlocks#answerForm}). */
   private Future<InboundResponse> submitted(JsonObject payload, String requestId) {
     JsonObject view = payload.getJsonObject("view", new JsonObject());
     if (!SlackBlocks.FORM_CALLBACK.equals(view.getString("callback_id"))) {
@@ -87,8 +97,13 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
     String answer = view.getJsonObject("state", new JsonObject()).getJsonObject("values", new JsonObject())
         .getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject()).getJsonObject(SlackBlocks.FORM_INPUT, new JsonObject())
         .getString("value", "");
-    String identity = directory.identityOfSlackUser(payload.getJsonObject("user", new JsonObject()).getString("id", ""));
-    return answering.answer(view.getString("private_metadata", ""), answer, identity, requestId)
+    ChannelUser user = directory.slackUser(payload.getJsonObject("user", new JsonObject()).getString("id", ""));
+    String metadata = view.getString("private_metadata", "");
+    return Future.succeededFuture(metadata).map(SlackBlocks::originOfForm)
+        .compose(origin -> answering.question(origin.questionId(), requestId).compose(question -> {
+          SlackMessage.requirePostedAs(question, origin.message());
+          return answering.answer(question, answer, user, requestId);
+        }))
         .map(answered -> Inbound.empty())
         .recover(failure -> failure instanceof InboundProblem problem
             // Slack shows these under the form's input and keeps the form open.
