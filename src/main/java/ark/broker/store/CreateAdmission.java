@@ -44,14 +44,15 @@ final class CreateAdmission {
     long now = clock.millis();
     sweep(now);
     if (Budget.full(budget.maxPendingQuestions(), pending + writing.getOrDefault(name, 0))) {
-      return tooMany(name + " already has " + budget.maxPendingQuestions() + " pending questions, the most its budget"
-          + " allows; another can be asked once one is answered, cancelled or expires", PENDING_RETRY_SECONDS);
+      return tooMany(name + " already has " + Budget.count(budget.maxPendingQuestions(), "pending question")
+          + ", the most its budget allows; another can be asked once one is answered, cancelled or expires",
+          PENDING_RETRY_SECONDS);
     }
     if (budget.createsPerMinute() > 0) {
       Bucket bucket = buckets.computeIfAbsent(name, key -> new Bucket(budget.createsPerMinute(), now));
       long waitMillis = bucket.take(now);
       if (waitMillis > 0) {
-        return tooMany(name + " may create " + budget.createsPerMinute() + " questions a minute",
+        return tooMany(name + " may create " + Budget.count(budget.createsPerMinute(), "question") + " a minute",
             Math.max(1, (waitMillis + 999) / 1000));
       }
     }

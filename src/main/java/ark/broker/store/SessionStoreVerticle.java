@@ -133,7 +133,7 @@ public final class SessionStoreVerticle extends VerticleBase {
       int most = budgets.of(session.owner()).maxMcpSessions();
       if (Budget.full(most, owned(owner))) {
         return Future.failedFuture(new StoreFailure(StoreFailure.Reason.TOO_MANY_REQUESTS, owner + " already has "
-            + most + " MCP sessions, the most its budget allows; end one (DELETE) or wait until an unused one ends"));
+            + Budget.count(most, "MCP session") + ", the most its budget allows; end one (DELETE) or wait until an unused one ends"));
       }
       return append(id, session.document(), owner);
     });

@@ -110,7 +110,7 @@ class RestBudgetsTest {
 
     TestBroker.Response refused = ask(broker.as(HUMAN), question(OTHER_HUMAN_NAME));
 
-    assertOverBudget(refused, HUMAN_NAME + " already has 1 pending questions");
+    assertOverBudget(refused, HUMAN_NAME + " already has 1 pending question,");
     for (int i = 0; i < 2; i++) {
       assertThat(ask(broker.as(OTHER_HUMAN), question(HUMAN_NAME)).status()).as("bob is in no team").isEqualTo(201);
     }

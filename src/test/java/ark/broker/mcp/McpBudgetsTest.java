@@ -89,7 +89,7 @@ class McpBudgetsTest {
 
     assertThat(plain.getBoolean("isError")).isTrue();
     assertThat(plain.getJsonArray("content").getJsonObject(0).getString("text"))
-        .startsWith("The question was not asked: " + OTHER_AGENT_NAME + " already has 1 pending questions")
+        .startsWith("The question was not asked: " + OTHER_AGENT_NAME + " already has 1 pending question,")
         .endsWith("retry in 30 seconds");
     assertThat(task.getInteger("code")).isEqualTo(-32602);
     assertThat(task.getString("message")).endsWith("retry in 30 seconds");
