@@ -17,6 +17,7 @@ import ark.broker.log.KafkaLogSettings;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
+import ark.broker.store.Budgets;
 import ark.broker.store.SessionStoreVerticle;
 import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
@@ -108,8 +109,9 @@ public final class Main {
     boolean replicated = !kafka.getString("bootstrapServers").isBlank();
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
-    Future<String> storeDeployed = vertx.deployVerticle(
-        new StoreVerticle(eventLog(vertx, config, replicated, "questions"), Clock.systemUTC(), meters, storeSettings));
+    Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
+    Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
+        Clock.systemUTC(), meters, storeSettings, budgets));
 
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
     McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
@@ -133,7 +135,7 @@ public final class Main {
 
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
         eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(),
-        mcpSettings.maxSessions(), Clock.systemUTC(), meters));
+        mcpSettings.maxSessions(), budgets, Clock.systemUTC(), meters));
     McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, authenticators, Clock.systemUTC(), meters,
         extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);

@@ -25,6 +25,12 @@ public final class Addresses {
   public static final String STORE_STATUS = "store.status";
 
   /**
+   * {@link Messages.StartSession} -> true, once the new session is durable and applied; or failure
+   * {@link StoreFailure.Reason#FORBIDDEN} beyond the limit of sessions in total, or
+   * {@link StoreFailure.Reason#TOO_MANY_REQUESTS} beyond its owner's budget of sessions.
+   */
+  public static final String SESSIONS_START = "sessions.start";
+  /**
    * {@link Messages.SessionRecord} -> true, once the session is durable and applied; or failure
    * {@link StoreFailure.Reason#FORBIDDEN} for a new session beyond the limit of sessions.
    */

@@ -13,7 +13,7 @@ public final class BusCodecs {
       Messages.CancelQuestion.class, Messages.GetQuestion.class, Messages.ListQuestions.class,
       Messages.ChangesSince.class, Messages.Changes.class, Messages.QuestionChange.class,
       Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class,
-      Messages.SessionRecord.class, Messages.GetSession.class, Messages.DeleteSession.class,
+      Messages.SessionRecord.class, Messages.StartSession.class, Messages.GetSession.class, Messages.DeleteSession.class,
       Messages.InboundRequest.class, Messages.InboundResponse.class, Question.class,
       QuestionPage.class);
 

@@ -1,6 +1,7 @@
 package ark.broker.bus;
 
 import ark.broker.auth.Actor;
+import ark.broker.auth.Principal;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
@@ -76,6 +77,15 @@ public final class Messages {
    * @param document the session as JSON text, or null when the session ended
    */
   public record SessionRecord(String id, String document) {
+  }
+
+  /**
+   * A session that {@code initialize} just started: it counts against the limit of sessions in total and against
+   * its owner's budget of sessions.
+   *
+   * @param owner the principal that initialized it
+   */
+  public record StartSession(Principal owner, String id, String document) {
   }
 
   public record GetSession(String id) {

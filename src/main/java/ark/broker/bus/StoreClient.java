@@ -1,6 +1,7 @@
 package ark.broker.bus;
 
 import ark.broker.auth.Actor;
+import ark.broker.auth.Principal;
 import ark.broker.bus.Messages.AnswerQuestion;
 import ark.broker.bus.Messages.CancelQuestion;
 import ark.broker.bus.Messages.Changes;
@@ -13,6 +14,7 @@ import ark.broker.bus.Messages.GetSession;
 import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.bus.Messages.StartSession;
 import ark.broker.bus.Messages.StoreStatus;
 import ark.broker.question.Delivery;
 import ark.broker.question.NewQuestion;
@@ -106,6 +108,11 @@ public final class StoreClient {
   /** Answers only once the store has replayed its log, so an answer means ready. */
   public Future<StoreStatus> status() {
     return request(Addresses.STORE_STATUS, "");
+  }
+
+  /** Completes once the new session, started by {@code owner}, is durable and applied here. */
+  public Future<Void> startSession(Principal owner, String id, String document) {
+    return request(Addresses.SESSIONS_START, new StartSession(owner, id, document)).mapEmpty();
   }
 
   /** Completes once the session document is durable and applied here. */

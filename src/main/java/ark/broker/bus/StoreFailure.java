@@ -39,14 +39,43 @@ public final class StoreFailure extends RuntimeException {
   }
 
   private final Reason reason;
+  private final long retryAfterSeconds;
 
   public StoreFailure(Reason reason, String message) {
+    this(reason, message, 0);
+  }
+
+  /** @param retryAfterSeconds when the same request may succeed (a budget refills), or 0 for no such hint */
+  public StoreFailure(Reason reason, String message, long retryAfterSeconds) {
     super(message, null, false, false);
     this.reason = reason;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   public Reason reason() {
     return reason;
+  }
+
+  /** Seconds after which the request may succeed, or 0 when the failure says nothing about it. */
+  public long retryAfterSeconds() {
+    return retryAfterSeconds;
+  }
+
+  /**
+   * This failure as the store replies it: a {@link ReplyException} (the bus fails the request with it), which keeps
+   * the retry hint that a plain failure code and message would lose.
+   */
+  public ReplyException asReply() {
+    return new Reply(this);
+  }
+
+  private static final class Reply extends ReplyException {
+    private final long retryAfterSeconds;
+
+    Reply(StoreFailure failure) {
+      super(ReplyFailure.RECIPIENT_FAILURE, failure.reason.code, failure.getMessage());
+      this.retryAfterSeconds = failure.retryAfterSeconds;
+    }
   }
 
   /** Any failure on the way to or in the store: the domain's refusals, a bus reply, or no reply at all. */
@@ -65,6 +94,9 @@ public final class StoreFailure extends RuntimeException {
     }
     if (failure instanceof AuthFailure refused) {
       return new StoreFailure(Reason.ofCode(refused.status()), failure.getMessage());
+    }
+    if (failure instanceof Reply reply) {
+      return new StoreFailure(Reason.ofCode(reply.failureCode()), reply.getMessage(), reply.retryAfterSeconds);
     }
     if (failure instanceof ReplyException reply) {
       // No handler (the store is still replaying its log) or no answer in time: worth retrying.

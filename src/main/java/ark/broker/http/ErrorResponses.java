@@ -30,6 +30,10 @@ final class ErrorResponses {
     } else if (reason != null && reason != StoreFailure.Reason.INTERNAL) {
       status = reason.code;
       message = failure.getMessage();
+      long retryAfter = StoreFailure.of(failure).retryAfterSeconds();
+      if (retryAfter > 0) {
+        ctx.response().putHeader("Retry-After", Long.toString(retryAfter));
+      }
     } else if (failure != null && MalformedRequests.failedWhileReading(ctx)) {
       status = 400;
       message = "the request could not be read: " + failure.getMessage();
@@ -88,6 +92,7 @@ final class ErrorResponses {
       case 413 -> "PayloadTooLarge";
       case 414 -> "URITooLong";
       case 415 -> "UnsupportedMediaType";
+      case 429 -> "TooManyRequests";
       case 431 -> "RequestHeaderFieldsTooLarge";
       case 502 -> "BadGateway";
       case 503 -> "Unavailable";

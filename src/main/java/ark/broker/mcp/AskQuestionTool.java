@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.StoreClient;
+import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
@@ -62,7 +63,10 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
       ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(question.id()));
       ctx.stream();
       return resume(ctx, question.id());
-    });
+    }, failure -> StoreFailure.is(failure, StoreFailure.Reason.TOO_MANY_REQUESTS)
+        // Over its budget: the agent itself should read when it may ask again.
+        ? Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + failure.getMessage()))
+        : Future.failedFuture(failure));
   }
 
   @Override

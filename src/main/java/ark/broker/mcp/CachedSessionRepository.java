@@ -1,8 +1,11 @@
 package ark.broker.mcp;
 
+import ark.broker.auth.Grant;
+import ark.broker.auth.Principal;
 import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure;
+import ark.broker.mcp.protocol.ClientAuthentication;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.SessionRepository;
 import io.vertx.core.Future;
@@ -35,8 +38,24 @@ final class CachedSessionRepository implements SessionRepository {
   @Override
   public Future<Void> save(McpSession session) {
     return store.saveSession(session.id(), session.toJson())
-        .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.FORBIDDEN)
-            ? new Full(failure.getMessage()) : failure))
+        .recover(failure -> Future.failedFuture(asFull(failure)))
+        .onSuccess(saved -> recent.put(session.id(), session));
+  }
+
+  private static Throwable asFull(Throwable failure) {
+    return StoreFailure.is(failure, StoreFailure.Reason.FORBIDDEN) ? new Full(failure.getMessage()) : failure;
+  }
+
+  /**
+   * The session counts against the principal that initialized it (over its budget: {@link OwnerFull}, in the
+   * store's words) and against the total.
+   */
+  @Override
+  public Future<Void> start(McpSession session, ClientAuthentication.ClientIdentity identity) {
+    Principal owner = ((Grant) identity.credentials()).principal();
+    return store.startSession(owner, session.id(), session.toJson())
+        .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.TOO_MANY_REQUESTS)
+            ? new OwnerFull(failure.getMessage()) : asFull(failure)))
         .onSuccess(saved -> recent.put(session.id(), session));
   }
 

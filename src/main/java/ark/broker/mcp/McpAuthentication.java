@@ -47,6 +47,11 @@ final class McpAuthentication implements ClientAuthentication {
     ctx.json(authenticators.resourceMetadata(baseUrl(ctx.request()) + mcpPath));
   }
 
+  /**
+   * The session's owner, as the protocol layer compares it: kind and name. The session store counts sessions against
+   * the budget of the principal itself (by its name, with its teams), which {@link CachedSessionRepository#start}
+   * passes from the grant.
+   */
   private static String owner(Principal principal) {
     return principal.kind().wireName() + " " + principal.name();
   }

@@ -167,8 +167,10 @@ public final class McpVerticle extends VerticleBase {
     }
     StoreFailure refused = StoreFailure.of(failure);
     return switch (refused.reason()) {
-      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE, TOO_MANY_REQUESTS ->
-          JsonRpcError.invalidParams(refused.getMessage());
+      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE -> JsonRpcError.invalidParams(refused.getMessage());
+      // Over a budget: the message says when to retry, and the data says it to programs.
+      case TOO_MANY_REQUESTS -> new JsonRpcError(JsonRpcError.INVALID_PARAMS, refused.getMessage(),
+          McpJson.object().put("retryAfterSeconds", refused.retryAfterSeconds()));
       default -> new JsonRpcError(JsonRpcError.INTERNAL_ERROR,
           "The question store is unavailable: " + refused.getMessage(), null);
     };

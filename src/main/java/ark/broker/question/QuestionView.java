@@ -30,6 +30,8 @@ public final class QuestionView {
   private final NavigableSet<ListOrder> pending = new TreeSet<>();
   private final Map<String, NavigableSet<ListOrder>> bySender = new HashMap<>();
   private final Map<String, NavigableSet<ListOrder>> byRecipient = new HashMap<>();
+  /** What budgets count: each sender's pending questions (a sender with none has no entry). */
+  private final Map<String, Integer> pendingBySender = new HashMap<>();
   private final TreeSet<Deadline> deadlines = new TreeSet<>();
   private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
   private final Set<String> misstated = new LinkedHashSet<>();
@@ -125,6 +127,11 @@ public final class QuestionView {
     return countByStatus.get(status);
   }
 
+  /** How many questions {@code sender} sent that are still pending. */
+  public int pendingFrom(String sender) {
+    return pendingBySender.getOrDefault(sender, 0);
+  }
+
   /**
    * Every question, oldest first. A snapshot written in this order replays as appends to the end of
    * every ordered index, which is several times faster than inserting in random order.
@@ -205,6 +212,10 @@ public final class QuestionView {
       pending.add(order);
     } else {
       pending.remove(order);
+    }
+    int pendingChange = (after.isPending() ? 1 : 0) - (before != null && before.isPending() ? 1 : 0);
+    if (pendingChange != 0 && after.sender() != null) {
+      pendingBySender.merge(after.sender(), pendingChange, (count, change) -> count + change == 0 ? null : count + change);
     }
     byId.put(after.id(), after);
     inListOrder.put(order, after);

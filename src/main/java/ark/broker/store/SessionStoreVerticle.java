@@ -4,6 +4,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.DeleteSession;
 import ark.broker.bus.Messages.GetSession;
 import ark.broker.bus.Messages.SessionRecord;
+import ark.broker.bus.Messages.StartSession;
 import ark.broker.bus.SessionIdle;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
@@ -22,10 +23,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Keeps MCP sessions durable and shared: each save is a record of its own log (the session log), so a
@@ -33,7 +32,8 @@ import java.util.Set;
  * does not read the documents; the MCP surface owns their meaning. Last write wins. Sessions not saved
  * for the idle timeout are ended by the worker, so abandoned ones do not pile up forever (the MCP
  * surface saves a session now and then while it is used; an ended one answers 404 and the client
- * starts a new one; its tasks are questions, which stay).
+ * starts a new one; its tasks are questions, which stay). Sessions are bounded in total and, by the
+ * {@link Budgets}, per principal that started them.
  */
 public final class SessionStoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SessionStoreVerticle.class);
@@ -42,29 +42,34 @@ public final class SessionStoreVerticle extends VerticleBase {
   private final StoreSettings settings;
   private final Duration idleTimeout;
   private final int maxSessions;
+  private final Budgets budgets;
   private final Clock clock;
   private final MeterRegistry meters;
   private final Instant started;
   private final Map<String, Stored> sessions = new HashMap<>();
-  /** New sessions being written: they count towards the limit before the log has them. */
-  private final Set<String> starting = new HashSet<>();
+  /** How many sessions each principal started (by name), as the log has them. */
+  private final Map<String, Integer> sessionsByOwner = new HashMap<>();
+  /** New sessions being written, with their owners (or null): they count towards the limits before the log has them. */
+  private final Map<String, String> starting = new HashMap<>();
   private LogBackedView<SessionEvent, Boolean> sessionLog;
   private PeriodicPass idleSessions;
 
-  /** A session document, the position that wrote it, and when it was saved (if known). */
-  private record Stored(String document, long position, Instant at) {
+  /** A session document, its owner, the position that wrote it, and when it was saved (if known). */
+  private record Stored(String document, String owner, long position, Instant at) {
   }
 
   /**
    * @param idleTimeout sessions not saved for this long end; zero keeps them until the client ends them
    * @param maxSessions how many sessions may exist at once; a new one beyond is refused
+   * @param budgets how many of them one principal may have
    */
-  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, int maxSessions, Clock clock,
-                              MeterRegistry meters) {
+  public SessionStoreVerticle(EventLog log, StoreSettings settings, Duration idleTimeout, int maxSessions,
+                              Budgets budgets, Clock clock, MeterRegistry meters) {
     this.log = log;
     this.settings = settings;
     this.idleTimeout = idleTimeout;
     this.maxSessions = maxSessions;
+    this.budgets = budgets;
     this.clock = clock;
     this.meters = meters;
     this.started = clock.instant();
@@ -82,17 +87,19 @@ public final class SessionStoreVerticle extends VerticleBase {
 
       @Override
       public SessionEvent ended(String key) {
-        return new SessionEvent(key, null, false, null);
+        return new SessionEvent(key, null, null, false, null);
       }
 
       @Override
       public List<LogBackedView.Restatement<SessionEvent>> snapshot() {
         return sessions.entrySet().stream().map(entry -> new LogBackedView.Restatement<>(entry.getValue().position(),
-            entry.getKey(), new SessionEvent(entry.getKey(), entry.getValue().document(), true, entry.getValue().at())))
+            entry.getKey(), new SessionEvent(entry.getKey(), entry.getValue().document(), entry.getValue().owner(), true,
+            entry.getValue().at())))
             .toList();
       }
     }).map(replayed -> {
       EventBus bus = vertx.eventBus();
+      bus.<StartSession>localConsumer(Addresses.SESSIONS_START, m -> StoreReplies.respond(m, start(m.body())));
       bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
       bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
       bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
@@ -116,29 +123,55 @@ public final class SessionStoreVerticle extends VerticleBase {
     return sessionLog.close();
   }
 
-  /** A new session beyond the limit is refused (FORBIDDEN, as a quota); saving one that exists always goes through. */
-  private Future<Boolean> save(SessionRecord session) {
+  /**
+   * A new session, refused (TOO_MANY_REQUESTS) when its owner already has as many as its budget allows. Sessions
+   * count against the principal that initialized them: a service's sessions are its own, whichever agents it acts for.
+   */
+  private Future<Boolean> start(StartSession session) {
     return requireId(session.id()).compose(id -> {
-      boolean added = !sessions.containsKey(id) && !starting.contains(id);
-      // Sessions per principal will be counted here as well, once a session record names its principal.
-      if (added && sessions.size() + starting.size() >= maxSessions) {
-        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "the broker already holds "
-            + maxSessions + " MCP sessions, the most it may; try again once others have ended"));
+      String owner = session.owner().name();
+      int most = budgets.of(session.owner()).maxMcpSessions();
+      if (Budget.full(most, owned(owner))) {
+        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.TOO_MANY_REQUESTS, owner + " already has "
+            + Budget.count(most, "MCP session") + ", the most its budget allows; end one (DELETE) or wait until an unused one ends"));
       }
-      if (added) {
-        starting.add(id);
-      }
-      return sessionLog.append(id, new SessionEvent(id, session.document(), false, clock.instant()))
-          .onComplete(done -> {
-            if (added) {
-              starting.remove(id);
-            }
-          });
+      return append(id, session.document(), owner);
     });
   }
 
+  /** Saves a session again; one this store no longer holds (it ended meanwhile) starts again, with no owner to count. */
+  private Future<Boolean> save(SessionRecord session) {
+    return requireId(session.id()).compose(id -> {
+      Stored stored = sessions.get(id);
+      return append(id, session.document(), stored != null ? stored.owner() : starting.get(id));
+    });
+  }
+
+  /** A new session beyond the limit in total is refused (FORBIDDEN, as a quota); saving one that exists always goes through. */
+  private Future<Boolean> append(String id, String document, String owner) {
+    boolean added = !sessions.containsKey(id) && !starting.containsKey(id);
+    if (added && sessions.size() + starting.size() >= maxSessions) {
+      return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "the broker already holds "
+          + maxSessions + " MCP sessions, the most it may; try again once others have ended"));
+    }
+    if (added) {
+      starting.put(id, owner);
+    }
+    return sessionLog.append(id, new SessionEvent(id, document, owner, false, clock.instant()))
+        .onComplete(done -> {
+          if (added) {
+            starting.remove(id);
+          }
+        });
+  }
+
+  /** The sessions {@code owner} has, with those being written. */
+  private long owned(String owner) {
+    return sessionsByOwner.getOrDefault(owner, 0) + starting.values().stream().filter(owner::equals).count();
+  }
+
   private Future<Boolean> delete(String sessionId) {
-    return requireId(sessionId).compose(id -> sessionLog.remove(id, new SessionEvent(id, null, false, null)));
+    return requireId(sessionId).compose(id -> sessionLog.remove(id, new SessionEvent(id, null, null, false, null)));
   }
 
   /** A session this replica has not seen may have been created on another a moment ago: catch up first. */
@@ -178,13 +211,22 @@ public final class SessionStoreVerticle extends VerticleBase {
   }
 
   private void onEvent(long position, SessionEvent event) {
-    if (event.document() == null) {
-      sessions.remove(event.id());
-    } else {
-      sessions.put(event.id(), new Stored(event.document(), position, event.at()));
+    Stored previous = event.document() == null ? sessions.remove(event.id())
+        : sessions.put(event.id(), new Stored(event.document(), event.owner(), position, event.at()));
+    if (previous != null) {
+      countOwned(previous.owner(), -1);
+    }
+    if (event.document() != null) {
+      countOwned(event.owner(), 1);
     }
     if (sessionLog.isLive()) {
       vertx.eventBus().publish(Addresses.SESSIONS_CHANGED, new SessionRecord(event.id(), event.document()));
+    }
+  }
+
+  private void countOwned(String owner, int change) {
+    if (owner != null) {
+      sessionsByOwner.merge(owner, change, (count, more) -> count + more == 0 ? null : count + more);
     }
   }
 }

@@ -22,14 +22,15 @@ final class StoreReplies {
         return;
       }
       Throwable failure = done.cause();
-      StoreFailure.Reason reason = failure instanceof LogUnavailableException
-          ? StoreFailure.Reason.UNAVAILABLE : StoreFailure.of(failure).reason();
-      if (reason == StoreFailure.Reason.INTERNAL) {
+      StoreFailure refusal = failure instanceof LogUnavailableException
+          ? new StoreFailure(StoreFailure.Reason.UNAVAILABLE, failure.getMessage()) : StoreFailure.of(failure);
+      if (refusal.reason() == StoreFailure.Reason.INTERNAL) {
         LOG.error("Store failed a request on {}{}", message.address(), requestSuffix(message), failure);
-      } else if (reason == StoreFailure.Reason.UNAVAILABLE) {
+        refusal = new StoreFailure(StoreFailure.Reason.INTERNAL, "internal error");
+      } else if (refusal.reason() == StoreFailure.Reason.UNAVAILABLE) {
         LOG.warn("Store refused a write on {}{}: {}", message.address(), requestSuffix(message), failure.getMessage());
       }
-      message.fail(reason.code, reason == StoreFailure.Reason.INTERNAL ? "internal error" : failure.getMessage());
+      message.reply(refusal.asReply());
     });
   }
 

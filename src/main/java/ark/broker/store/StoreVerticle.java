@@ -1,6 +1,7 @@
 package ark.broker.store;
 
 import ark.broker.auth.Actor;
+import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
@@ -60,6 +61,7 @@ public final class StoreVerticle extends VerticleBase {
   private final Clock clock;
   private final MeterRegistry meters;
   private final StoreSettings settings;
+  private final CreateAdmission admission;
   private final QuestionView view = new QuestionView();
   private final ChangeHistory history;
   private final KeyedSequencer sequencer = new KeyedSequencer();
@@ -68,11 +70,12 @@ public final class StoreVerticle extends VerticleBase {
   /** Expiry and repairs are once-only work: only the worker replica does them. */
   private PeriodicPass upkeep;
 
-  public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings) {
+  public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings, Budgets budgets) {
     this.log = log;
     this.clock = clock;
     this.meters = meters;
     this.settings = settings;
+    this.admission = new CreateAdmission(budgets, clock);
     this.history = new ChangeHistory(settings.watchHistory());
   }
 
@@ -141,10 +144,17 @@ public final class StoreVerticle extends VerticleBase {
       if (existing != null) {
         return replayed(command.actor(), request, existing);
       }
+      Principal asker = command.actor().effective();
+      StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()));
+      if (overBudget != null) {
+        // It may repeat a create another replica wrote a moment ago: a replay creates nothing, so it is never refused.
+        return questions.catchUp().compose(caughtUp -> view.get(id) != null
+            ? replayed(command.actor(), request, view.get(id)) : Future.failedFuture(overBudget));
+      }
       Question asked = request.toQuestion(id, now());
       Question question = asked.recording(new QuestionAction(EventType.CREATED, asked.createdAt(),
           command.actor().attribution()));
-      return write(QuestionEvent.created(question)).map(result -> {
+      return write(QuestionEvent.created(question)).onComplete(written -> admission.written(asker)).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (!created) {
           restateLater(id);

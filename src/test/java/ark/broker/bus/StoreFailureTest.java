@@ -23,6 +23,15 @@ class StoreFailureTest {
   }
 
   @Test
+  void aReplyKeepsWhenToRetry() {
+    StoreFailure failure = StoreFailure.of(new StoreFailure(StoreFailure.Reason.TOO_MANY_REQUESTS, "slow down", 7).asReply());
+
+    assertThat(failure.reason()).isEqualTo(StoreFailure.Reason.TOO_MANY_REQUESTS);
+    assertThat(failure.retryAfterSeconds()).isEqualTo(7);
+    assertThat(failure).hasMessage("slow down");
+  }
+
+  @Test
   void noReplyInTimeOrNoStoreYetIsUnavailable() {
     assertThat(StoreFailure.of(new ReplyException(ReplyFailure.TIMEOUT, "timed out")).reason())
         .isEqualTo(StoreFailure.Reason.UNAVAILABLE);

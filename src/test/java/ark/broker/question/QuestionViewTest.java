@@ -35,6 +35,19 @@ class QuestionViewTest {
   }
 
   @Test
+  void countsEachSendersPendingQuestionsThroughAnswersAndRestatements() {
+    Question first = create("q-1", 1);
+    create("q-2", 2);
+    assertThat(view.pendingFrom("ark://agents/a")).isEqualTo(2);
+
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, first, first.answer("yes", null, T0)), 3);
+    view.apply(QuestionEvent.restating(view.get("q-1")), 4);
+
+    assertThat(view.pendingFrom("ark://agents/a")).isEqualTo(1);
+    assertThat(view.pendingFrom("ark://agents/other")).isZero();
+  }
+
+  @Test
   void aSecondCreateOfOneIdFindsTheFirst() {
     Question first = create("q-1", 1);
 

@@ -82,13 +82,13 @@ public final class McpServer {
   record Initialized(McpSession session, ObjectNode result) {
   }
 
-  Future<Initialized> initialize(ObjectNode params, String owner) {
+  Future<Initialized> initialize(ObjectNode params, ClientAuthentication.ClientIdentity identity) {
     String requested = McpJson.requireText(params, "protocolVersion");
     ObjectNode clientInfo = McpJson.objectOrEmpty(params, "clientInfo");
     ObjectNode capabilities = McpJson.objectOrEmpty(params, "capabilities");
     String version = ProtocolVersions.negotiate(requested);
     Instant now = clock.instant();
-    McpSession session = new McpSession(newSessionId(), owner, version, McpJson.write(clientInfo), McpJson.write(capabilities),
+    McpSession session = new McpSession(newSessionId(), identity.owner(), version, McpJson.write(clientInfo), McpJson.write(capabilities),
         null, java.util.Set.of(), now, now);
     int size = session.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     if (size > settings.maxSessionBytes()) {
@@ -103,7 +103,7 @@ public final class McpServer {
     if (features.instructions != null) {
       result.put("instructions", features.instructions);
     }
-    return sessions.save(session).map(saved -> {
+    return sessions.start(session, identity).map(saved -> {
       LOG.info("MCP session {} started by {} {} (protocol {}, {} bytes)", abbreviate(session.id()),
           clientInfo.path("name").asText("an unnamed client"), clientInfo.path("version").asText(""), version, size);
       return new Initialized(session, result);

@@ -142,7 +142,7 @@ public final class StreamableHttpEndpoint {
     }
     Future<McpServer.Initialized> initialized;
     try {
-      initialized = server.initialize(message.params(), identity(ctx).owner());
+      initialized = server.initialize(message.params(), identity(ctx));
     } catch (JsonRpcError error) {
       json(response, 200, JsonRpcMessage.errorResponse(message.id(), error));
       return;
@@ -155,6 +155,10 @@ public final class StreamableHttpEndpoint {
         LOG.warn("MCP initialize refused: {}", full.getMessage());
         json(response, 503, JsonRpcMessage.errorResponse(message.id(),
             new JsonRpcError(JsonRpcError.TRANSPORT, "Service Unavailable: " + full.getMessage(), null)));
+      } else if (failure instanceof SessionRepository.OwnerFull full) {
+        LOG.info("MCP initialize refused: {}", full.getMessage());
+        json(response, 429, JsonRpcMessage.errorResponse(message.id(),
+            new JsonRpcError(JsonRpcError.TRANSPORT, "Too Many Requests: " + full.getMessage(), null)));
       } else {
         unavailable(response, failure);
       }
