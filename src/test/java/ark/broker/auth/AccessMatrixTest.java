@@ -82,6 +82,8 @@ class AccessMatrixTest {
         .put("audience", AUDIENCE).put("jwksUrl", issuer.jwksUrl(ISSUER_ID).toString()));
     // Hundreds of rows, each writing: durability is not what this table is about.
     config.put("store", new JsonObject().put("fsync", false));
+    // The agent asks a question for every row: budgets have their own tests (RestBudgetsTest).
+    config.put("budgets", new JsonObject().put("createsPerMinute", 0).put("maxPendingQuestions", 0));
     broker = TestBroker.start(dir.resolve("data"), config);
 
     Instant now = Instant.now();

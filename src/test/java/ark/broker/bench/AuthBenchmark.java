@@ -97,6 +97,9 @@ public final class AuthBenchmark {
       int mcpPort = BrokerProcess.freePort();
       Map<String, String> all = new HashMap<>(env);
       all.put("LOG_LEVEL", "WARN");
+      // One agent creates everything: budgets would measure themselves, not authentication.
+      all.put("BUDGETS_CREATES_PER_MINUTE", "0");
+      all.put("BUDGETS_MAX_PENDING_QUESTIONS", "0");
       all.put("MCP_PORT", Integer.toString(mcpPort));
       process = BrokerProcess.start(dataDir, port, all);
       rest = vertx.createHttpClient(new HttpClientOptions().setDefaultPort(port).setDefaultHost("127.0.0.1"),
