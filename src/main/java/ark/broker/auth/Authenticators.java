@@ -27,17 +27,19 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of(), List.of());
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), Optional.empty());
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
   private final List<Authenticator> chain;
   /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
   private final List<String> issuers;
+  private final Optional<DashboardSignIn> dashboardSignIn;
 
-  private Authenticators(List<Authenticator> chain, List<String> issuers) {
+  private Authenticators(List<Authenticator> chain, List<String> issuers, Optional<DashboardSignIn> dashboardSignIn) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
+    this.dashboardSignIn = dashboardSignIn;
   }
 
   /**
@@ -79,11 +81,12 @@ public final class Authenticators {
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");
     }
-    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of());
+    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of(),
+        settings.dashboardSignIn());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of());
+    return new Authenticators(chain, List.of(), Optional.empty());
   }
 
   /**
@@ -96,6 +99,11 @@ public final class Authenticators {
         .put("authorization_servers", new JsonArray(issuers))
         .put("bearer_methods_supported", new JsonArray().add("header"))
         .put("resource_name", "Ark Broker");
+  }
+
+  /** How the dashboard signs people in at the issuer; empty when it offers only a pasted token, or runs open. */
+  public Optional<DashboardSignIn> dashboardSignIn() {
+    return dashboardSignIn;
   }
 
   /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */
