@@ -1,7 +1,7 @@
 // Drives the dashboard in a real browser (the system's Chromium, through playwright-core) against a
 // running broker, and prints one JSON line with what a person saw and what the API then said.
 // Usage: node dashboard.mjs <rest base url> <chromium executable>
-import { chromium } from 'playwright-core';
+import { launch } from './browser.mjs';
 
 const [base, executablePath] = process.argv.slice(2);
 const tag = Math.random().toString(36).slice(2, 8);
@@ -16,17 +16,14 @@ async function rest(method, path, body) {
 const ask = (content, extra = {}) => rest('POST', '/questions',
   { recipient: `ark://users/d-${tag}`, sender: 'ark://agents/dashboard-test', content, ...extra });
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch(executablePath);
 const seen = {};
 try {
   const page = await browser.newPage();
   await page.goto(base + '/');
   await page.waitForSelector('#connection.live');
   seen.title = await page.title();
+  seen.identity = await page.textContent('#identity');
   await page.fill('#me', `ark://users/person-${tag}`);
   await page.dispatchEvent('#me', 'change');
   await page.fill('#filter', `ark://users/d-${tag}`);

@@ -12,8 +12,10 @@ import java.util.Optional;
  *
  * @param tokensFile the static tokens file ({@code auth.tokensFile}); empty for none
  * @param tokensCheck how often the tokens file is looked at for changes
+ * @param dashboardSignIn the dashboard's own OIDC sign-in, if configured
  */
-public record AuthSettings(AuthMode mode, Optional<Path> tokensFile, Duration tokensCheck, OidcSettings oidc) {
+public record AuthSettings(AuthMode mode, Optional<Path> tokensFile, Duration tokensCheck, OidcSettings oidc,
+                           Optional<DashboardSignIn> dashboardSignIn) {
 
   /** Whether any way to authenticate is configured: a tokens file or an OIDC issuer. */
   public boolean configured() {
@@ -31,6 +33,7 @@ public record AuthSettings(AuthMode mode, Optional<Path> tokensFile, Duration to
         AuthMode.parse(auth.getString("mode")),
         tokensFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(tokensFile)),
         Duration.ofMillis(checkMillis),
-        OidcSettings.from(auth.getJsonObject("oidc")));
+        OidcSettings.from(auth.getJsonObject("oidc")),
+        DashboardSignIn.from(auth.getJsonObject("oidc")));
   }
 }

@@ -28,7 +28,7 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), Duration.ZERO);
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), Duration.ZERO, Optional.empty());
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
@@ -36,11 +36,14 @@ public final class Authenticators {
   /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
   private final List<String> issuers;
   private final RecentGrants recent;
+  private final Optional<DashboardSignIn> dashboardSignIn;
 
-  private Authenticators(List<Authenticator> chain, List<String> issuers, Duration remembered) {
+  private Authenticators(List<Authenticator> chain, List<String> issuers, Duration remembered,
+                         Optional<DashboardSignIn> dashboardSignIn) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
     this.recent = new RecentGrants(remembered.toNanos());
+    this.dashboardSignIn = dashboardSignIn;
   }
 
   /**
@@ -83,11 +86,11 @@ public final class Authenticators {
       throw new IllegalStateException("no authentication is configured");
     }
     return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of(),
-        settings.tokensCheck());
+        settings.tokensCheck(), settings.dashboardSignIn());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of(), Duration.ZERO);
+    return new Authenticators(chain, List.of(), Duration.ZERO, Optional.empty());
   }
 
   /**
@@ -100,6 +103,11 @@ public final class Authenticators {
         .put("authorization_servers", new JsonArray(issuers))
         .put("bearer_methods_supported", new JsonArray().add("header"))
         .put("resource_name", "Ark Broker");
+  }
+
+  /** How the dashboard signs people in at the issuer; empty when it offers only a pasted token, or runs open. */
+  public Optional<DashboardSignIn> dashboardSignIn() {
+    return dashboardSignIn;
   }
 
   /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */

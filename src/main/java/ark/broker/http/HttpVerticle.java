@@ -53,6 +53,8 @@ public final class HttpVerticle extends VerticleBase {
     for (String path : new String[] {"/questions", "/questions/*", "/whoami", "/audit"}) {
       router.route(path).handler(hosts).handler(authentication);
     }
+    Dashboard dashboard = new Dashboard(authenticators);
+    router.get(Dashboard.CONFIG_PATH).handler(hosts).handler(dashboard::config);
     router.get("/whoami").handler(QuestionRoutes::whoami);
     router.get("/audit").handler(questions::audit);
     router.get("/questions").handler(questions::list);
@@ -65,7 +67,8 @@ public final class HttpVerticle extends VerticleBase {
         .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
         .handler(new ChannelEvents(vertx.eventBus(), settings.inboundTimeoutMillis())::forward);
     // The dashboard: one page that lists and answers questions through this same API.
-    router.get("/*").handler(hosts).handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
+        .handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);

@@ -1,23 +1,18 @@
 package ark.broker.http;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.Chromium;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The dashboard at {@code /}, in a real Chromium: people see questions live and answer them. */
 class DashboardBrowserTest {
-  private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
-
   static TestBroker broker;
 
   @RegisterExtension
@@ -25,17 +20,17 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void needsChromium() {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
-        "no Chromium at " + CHROMIUM + " (.ci/run installs Debian's chromium; CHROMIUM names another)");
+    Chromium.assumeInstalled();
   }
 
   @Test
   void peopleSeeQuestionsLiveAndAnswerThem() throws Exception {
-    NodeScript.Run run = NodeScript.run(120, "dashboard.mjs", broker.base.toString(), CHROMIUM.toString());
+    NodeScript.Run run = NodeScript.run(120, "dashboard.mjs", broker.base.toString(), Chromium.PATH.toString());
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     JsonObject seen = new JsonObject(run.lastLine());
 
     assertThat(seen.getString("title")).contains("Ark Broker");
+    assertThat(seen.getString("identity")).as("an open broker asks no one to sign in").isEqualTo("open broker");
     assertThat(seen.getString("emptyText")).contains("Nothing is waiting");
     assertThat(seen.getString("cardText")).contains("Ship release 2.0?").contains("All checks are green")
         .contains("ark://agents/dashboard-test").contains("high");
