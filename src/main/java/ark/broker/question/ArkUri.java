@@ -4,12 +4,13 @@ import java.util.regex.Pattern;
 
 /**
  * Who asks and who answers: {@code ark://agents/x}, {@code ark://users/x}, {@code ark://teams/x}, {@code ark://channels/x},
- * each optionally in a namespace ({@code ark://agents/<namespace>/<name>}).
+ * agents optionally in a namespace ({@code ark://agents/<namespace>/<name>}).
  */
 public final class ArkUri {
-  /** A name may have a namespace, as Ark's agents do ({@code ark://agents/team-a/reviewer}): one "/" inside. */
+  private static final String NAME = "[A-Za-z0-9][A-Za-z0-9._@+:-]{0,199}";
+  /** An agent's name may have a namespace, as Ark's agents do ({@code ark://agents/team-a/reviewer}). */
   private static final Pattern FORM = Pattern.compile(
-      "ark://(agents|users|teams|channels)/[A-Za-z0-9][A-Za-z0-9._@+:-]{0,199}(/[A-Za-z0-9][A-Za-z0-9._@+:-]{0,199})?");
+      "ark://agents/" + NAME + "(/" + NAME + ")?|ark://(users|teams|channels)/" + NAME);
 
   private ArkUri() {
   }

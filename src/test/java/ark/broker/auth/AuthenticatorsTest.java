@@ -133,11 +133,10 @@ class AuthenticatorsTest {
   @Test
   void aTokenSeenAMomentAgoIsAnsweredOnTheEventLoopUntilTheFileIsCheckedAgain() throws Exception {
     Path file = dir.resolve("tokens.json");
-    JsonObject settings = new JsonObject().put("mode", "auto").put("tokensFile", file.toString()).put("tokensCheckMillis", 200)
-        .put("oidc", new JsonObject().put("issuer", "").put("audience", "").put("jwksUrl", "").put("nameClaim", "sub")
-            .put("teamsClaim", "groups").put("kindClaim", "").put("adminTeams", new io.vertx.core.json.JsonArray())
-            .put("clockSkewSeconds", 60));
-    Authenticators remembering = Authenticators.configured(AuthSettings.from(settings));
+    AuthSettings everyFifthOfASecond = settings(file.toString(), "auto");
+    everyFifthOfASecond = new AuthSettings(everyFifthOfASecond.mode(), everyFifthOfASecond.tokensFile(),
+        java.time.Duration.ofMillis(200), everyFifthOfASecond.oidc(), everyFifthOfASecond.dashboardSignIn());
+    Authenticators remembering = Authenticators.configured(everyFifthOfASecond);
     Vertx vertx = Vertx.vertx();
     try {
       remembering.grant(vertx, "Bearer " + AGENT).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
