@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -103,6 +104,12 @@ public final class Main {
 
     JsonObject store = config.getJsonObject("store");
     StoreSettings storeSettings = StoreSettings.from(store);
+    HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
+    // Decided before anything is deployed: a broker that may not run open on these addresses refuses to start,
+    // and no half-started deployment outlives the refusal.
+    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
+        new TreeMap<>(Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host())));
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
     // Kafka configured means replicas: both logs, the worker election and the log line follow this one decision.
@@ -113,11 +120,6 @@ public final class Main {
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
         Clock.systemUTC(), meters, storeSettings, budgets));
 
-    HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
-    // Decided before any port opens: a broker that may not run open on these addresses refuses to start.
-    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
-        Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host()));
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
       HttpVerticle verticle = new HttpVerticle(httpSettings, storeClient, authenticators, meters);

@@ -1,16 +1,25 @@
 package ark.broker;
 
+import ark.broker.testing.TestBroker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.json.JsonObject;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,6 +86,77 @@ class ComposeFileTest {
       assertThat(lb.path("depends_on").path(broker).path("condition").asText()).isEqualTo("service_healthy");
     }
     lb.path("ports").forEach(port -> assertThat(port.asText()).startsWith("127.0.0.1:"));
+  }
+
+  @Test
+  void theBrokersAskForTokensThatTheTokensServiceMakesBeforeThey() {
+    JsonNode services = COMPOSE.path("services");
+
+    for (String broker : brokers()) {
+      JsonNode environment = services.path(broker).path("environment");
+      assertThat(environment.path("AUTH_MODE").asText()).as("never open, even by mistake").isEqualTo("required");
+      assertThat(environment.path("HTTP_ALLOWED_HOSTS").asText().split(",")).contains("localhost", "lb");
+      Path tokensFile = Path.of(environment.path("AUTH_TOKENS_FILE").asText());
+      String volume = mountedVolume(services.path(broker), tokensFile.getParent() + ":ro");
+      assertThat(volume).as("%s mounts the tokens read-only at %s", broker, tokensFile.getParent()).isNotNull();
+
+      String maker = services.path(broker).path("depends_on").properties().stream()
+          .filter(dependency -> dependency.getValue().path("condition").asText().equals("service_completed_successfully"))
+          .map(Map.Entry::getKey).findFirst().orElseThrow(() -> new AssertionError(broker + " waits for no tokens"));
+      JsonNode tokens = services.path(maker);
+      String target = tokens.path("configs").get(0).path("target").asText();
+      assertThat(COMPOSE.path("configs").path(tokens.path("configs").get(0).path("source").asText()).path("file").asText())
+          .isEqualTo("./scripts/dev-tokens.sh");
+      String directory = tokens.path("entrypoint").get(2).asText();
+      assertThat(tokens.path("entrypoint").get(1).asText()).isEqualTo(target);
+      assertThat(mountedVolume(tokens, directory)).isEqualTo(volume);
+      assertThat(tokensFile.getFileName()).as("the file the script writes").hasToString("tokens.json");
+    }
+  }
+
+  @Test
+  void theDevTokensScriptMakesTokensTheBrokerAcceptsOnceAndPrintsThemAgain(@TempDir Path dir) throws Exception {
+    Path secrets = dir.resolve("secrets");
+    String first = devTokens(secrets);
+    Map<String, String> tokens = new HashMap<>();
+    first.lines().map(line -> line.split("=", 2)).forEach(pair -> tokens.put(pair[0], pair[1]));
+
+    assertThat(tokens).containsOnlyKeys("ARK_ADMIN_TOKEN", "ARK_HUMAN_TOKEN", "ARK_AGENT_TOKEN", "ARK_SERVICE_TOKEN");
+    assertThat(devTokens(secrets)).as("run again, it keeps its tokens").isEqualTo(first);
+    String hashes = Files.readString(secrets.resolve("tokens.json"));
+    tokens.values().forEach(token -> assertThat(hashes).doesNotContain(token));
+
+    JsonObject auth = new JsonObject().put("mode", "required").put("tokensFile", secrets.resolve("tokens.json").toString());
+    try (TestBroker broker = TestBroker.start(dir.resolve("data"), new JsonObject().put("auth", auth))) {
+      assertThat(broker.get("/whoami").status()).isEqualTo(401);
+      assertThat(broker.as(tokens.get("ARK_ADMIN_TOKEN")).get("/whoami").json().getString("kind")).isEqualTo("admin");
+      assertThat(broker.as(tokens.get("ARK_HUMAN_TOKEN")).get("/whoami").json().getString("kind")).isEqualTo("human");
+      assertThat(broker.as(tokens.get("ARK_AGENT_TOKEN")).get("/whoami").json().getString("name"))
+          .isEqualTo("ark://agents/dev-agent");
+      TestBroker.Response service = broker.as(tokens.get("ARK_SERVICE_TOKEN"))
+          .send(HttpRequest.newBuilder(broker.base.resolve("/whoami")).header("X-Ark-Agent", "ark://agents/team-a/helper"));
+      assertThat(service.json().getString("kind")).isEqualTo("service");
+      assertThat(service.json().getString("actingFor")).isEqualTo("ark://agents/team-a/helper");
+    }
+  }
+
+  /** The volume a service mounts at {@code target} (a "volume:path[:mode]" entry), or null. */
+  private static String mountedVolume(JsonNode service, String target) {
+    for (JsonNode mount : service.path("volumes")) {
+      String[] parts = mount.asText().split(":", 2);
+      if (parts.length == 2 && parts[1].equals(target)) {
+        return parts[0];
+      }
+    }
+    return null;
+  }
+
+  private static String devTokens(Path dir) throws Exception {
+    Process script = new ProcessBuilder("sh", "scripts/dev-tokens.sh", dir.toString()).redirectErrorStream(true).start();
+    String output = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(script.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(script.exitValue()).as(output).isZero();
+    return output;
   }
 
   @Test

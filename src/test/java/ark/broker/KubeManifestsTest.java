@@ -1,7 +1,11 @@
 package ark.broker;
 
+import ark.broker.auth.AuthMode;
+import ark.broker.auth.AuthSettings;
+import ark.broker.auth.AuthStartup;
 import ark.broker.kube.KubeSettings;
 import ark.broker.testing.TestBroker;
+import ark.broker.web.HostPolicy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -11,10 +15,12 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.Config;
@@ -42,6 +48,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -118,7 +125,7 @@ class KubeManifestsTest {
     known.add(JVM_VARIABLE);
 
     Set<String> used = new HashSet<>(environment().keySet());
-    used.addAll(one(Secret.class, files(".yaml")).getStringData().keySet());
+    used.addAll(exampleSecret(environmentSecret()).getStringData().keySet());
 
     assertThat(used).isNotEmpty().isSubsetOf(known);
     assertThat(used).contains("HTTP_HOST", "HTTP_PORT", "STORE_DATA_DIR", "KUBE_ENABLED");
@@ -150,9 +157,13 @@ class KubeManifestsTest {
 
     assertThat(broker.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
     assertThat(broker.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
-    try (TestBroker running = TestBroker.start(dataDir)) {
+    // With the manifests' authentication and the example tokens file: probes carry no token and must pass.
+    Path tokens = Files.writeString(dataDir.resolve("tokens.json"), exampleTokensFile());
+    JsonObject auth = effective.getJsonObject("auth").copy().put("tokensFile", tokens.toString());
+    try (TestBroker running = TestBroker.start(dataDir.resolve("data"), new JsonObject().put("auth", auth))) {
       assertThat(running.get(broker.getReadinessProbe().getHttpGet().getPath()).status()).isEqualTo(200);
       assertThat(running.get(broker.getLivenessProbe().getHttpGet().getPath()).status()).isEqualTo(200);
+      assertThat(running.get("/whoami").status()).as("everything else asks for a token").isEqualTo(401);
     }
 
     // The root filesystem is read-only: the data directory must be on a volume.
@@ -178,6 +189,81 @@ class KubeManifestsTest {
     assertThat(broker.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(broker.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(broker.getResources().getLimits()).containsKeys("cpu", "memory");
+  }
+
+  @Test
+  void theBrokerAuthenticatesWithTheTokensFileMountedFromASecret() throws Exception {
+    JsonObject effective = ConfigLoader.applyEnvironment(defaults(), environment());
+    AuthSettings auth = AuthSettings.from(effective.getJsonObject("auth"));
+    Path tokensFile = auth.tokensFile().orElseThrow(() -> new AssertionError("no AUTH_TOKENS_FILE"));
+
+    // Listening on the pod's address, it must authenticate, and refuse to start rather than run open.
+    assertThat(auth.mode()).isEqualTo(AuthMode.REQUIRED);
+    assertThat(AuthStartup.decide(auth, Map.of("http.host", effective.getJsonObject("http").getString("host"),
+        "mcp.host", effective.getJsonObject("mcp").getString("host"))).outcome()).isEqualTo(AuthStartup.Outcome.AUTHENTICATE);
+
+    // The file is a key of a Secret, mounted read-only as a directory: a subPath mount would never see the
+    // Secret change, and the broker reads the file again only when it changes.
+    Container broker = container();
+    VolumeMount mount = broker.getVolumeMounts().stream()
+        .filter(candidate -> tokensFile.getParent().equals(Path.of(candidate.getMountPath()))).findFirst()
+        .orElseThrow(() -> new AssertionError("no volume mounted at " + tokensFile.getParent()));
+    assertThat(mount.getReadOnly()).isTrue();
+    assertThat(mount.getSubPath()).isNull();
+    Volume volume = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(candidate -> candidate.getName().equals(mount.getName())).findFirst().orElseThrow();
+    assertThat(volume.getSecret()).as("volume %s is a Secret", volume.getName()).isNotNull();
+    assertThat(volume.getSecret().getOptional()).as("no pod starts without its tokens").isNotEqualTo(Boolean.TRUE);
+    KeyToPath item = volume.getSecret().getItems().stream()
+        .filter(candidate -> candidate.getPath().equals(tokensFile.getFileName().toString())).findFirst()
+        .orElseThrow(() -> new AssertionError("the Secret volume has no item " + tokensFile.getFileName()));
+    assertThat(exampleSecret(volume.getSecret().getSecretName()).getStringData()).containsKey(item.getKey());
+  }
+
+  @Test
+  void theExampleTokensFileHasOnlyHashesAnExecutorForTheNamespacesAgentsAndAnAdmin() throws Exception {
+    JsonNode tokens = YAML.readTree(exampleTokensFile()).path("tokens");
+
+    assertThat(tokens).isNotEmpty().allSatisfy(entry -> {
+      assertThat(entry.path("sha256").asText()).matches("[0-9a-f]{64}");
+      assertThat(entry.has("token")).isFalse();
+    });
+    assertThat(tokens).filteredOn(entry -> entry.path("kind").asText().equals("service")).singleElement()
+        .satisfies(executor -> assertThat(executor.path("mayActFor")).isNotEmpty().allSatisfy(pattern ->
+            assertThat(pattern.asText()).as("one namespace's agents").matches("ark://agents/[a-z0-9-]+/\\*")));
+    assertThat(tokens).anySatisfy(entry -> assertThat(entry.path("kind").asText()).isEqualTo("admin"));
+  }
+
+  @Test
+  void arkSendsTheExecutorsTokenFromASecretTheBrokerNeverReads() throws Exception {
+    JsonNode headers = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
+        .path("spec").path("headers");
+    // Ark's MCPServer CRD: headers[] {name, value: {value | valueFrom: {secretKeyRef: {name, key}}}}.
+    JsonNode secretKeyRef = StreamSupport.stream(headers.spliterator(), false)
+        .filter(header -> header.path("name").asText().equals("Authorization")).findFirst()
+        .orElseThrow(() -> new AssertionError("the MCPServer sends no Authorization header"))
+        .path("value").path("valueFrom").path("secretKeyRef");
+    String secretName = secretKeyRef.path("name").asText();
+
+    assertThat(exampleSecret(secretName).getStringData().get(secretKeyRef.path("key").asText())).startsWith("Bearer ");
+    Set<String> secretsTheBrokerReads = new HashSet<>(Set.of(environmentSecret()));
+    one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(volume -> volume.getSecret() != null).forEach(volume -> secretsTheBrokerReads.add(volume.getSecret().getSecretName()));
+    assertThat(secretsTheBrokerReads).doesNotContain(secretName);
+  }
+
+  @Test
+  void restAndMcpAnswerToTheServicesNamesInTheClusterOnly() throws Exception {
+    JsonObject effective = ConfigLoader.applyEnvironment(defaults(), environment());
+    String service = one(Service.class, applied()).getMetadata().getName();
+
+    for (String surface : List.of("http", "mcp")) {
+      HostPolicy hosts = new HostPolicy(effective.getJsonObject(surface).getJsonArray("allowedHosts").stream()
+          .map(Object::toString).toList());
+      assertThat(List.of(service + ":8081", service + ".default.svc:8080", service + ".team-a.svc.cluster.local:8081",
+          "localhost:8080")).as(surface).allSatisfy(host -> assertThat(hosts.refusal(host, null)).isNull());
+      assertThat(hosts.refusal("attacker.example.com", null)).as(surface).isNotNull();
+    }
   }
 
   @Test
@@ -210,6 +296,30 @@ class KubeManifestsTest {
         .map(from -> from.getConfigMapRef().getName()).toList();
     assertThat(configMaps).containsExactly(one(ConfigMap.class, applied()).getMetadata().getName());
     return environment;
+  }
+
+  /** The Secret the broker container loads as environment variables. */
+  private static String environmentSecret() throws IOException {
+    List<String> secrets = container().getEnvFrom().stream().filter(from -> from.getSecretRef() != null)
+        .map(from -> from.getSecretRef().getName()).toList();
+    assertThat(secrets).hasSize(1);
+    return secrets.get(0);
+  }
+
+  /** The Secret of this name in secret.example.yaml, the template operators create theirs from. */
+  private static Secret exampleSecret(String name) throws IOException {
+    return parse(Files.readString(K8S.resolve("secret.example.yaml"))).stream()
+        .filter(object -> object instanceof Secret && object.getMetadata().getName().equals(name))
+        .map(Secret.class::cast).findFirst()
+        .orElseThrow(() -> new AssertionError("secret.example.yaml has no Secret " + name));
+  }
+
+  /** The tokens.json of the example of the Secret that the Deployment mounts. */
+  private static String exampleTokensFile() throws IOException {
+    List<String> mounted = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(volume -> volume.getSecret() != null).map(volume -> volume.getSecret().getSecretName()).toList();
+    assertThat(mounted).hasSize(1);
+    return exampleSecret(mounted.get(0)).getStringData().get("tokens.json");
   }
 
   private static Container container() throws IOException {
