@@ -53,7 +53,7 @@ public final class QuestionAccess {
   /** The question, if the actor may see it; else as if there were none. */
   public static Question requireVisible(Actor actor, Question question) {
     if (!maySee(actor, question)) {
-      throw new QuestionNotFoundException("no question " + question.id());
+      throw new QuestionNotFoundException(question.id());
     }
     return question;
   }

@@ -31,7 +31,8 @@ public final class Messages {
   public record AnswerQuestion(Actor actor, String id, String response, String answeredBy) {
   }
 
-  public record CancelQuestion(Actor actor, String id) {
+  /** @param reason why it is withdrawn or declined, for its history; or null */
+  public record CancelQuestion(Actor actor, String id, String reason) {
   }
 
   public record GetQuestion(Actor actor, String id) {

@@ -92,7 +92,12 @@ public final class StoreClient {
   }
 
   public Future<Question> cancel(String id) {
-    return request(Addresses.QUESTIONS_CANCEL, new CancelQuestion(actor(), id));
+    return cancel(id, null);
+  }
+
+  /** Withdraws (its sender) or declines (its recipient) the question, saying why for its history. */
+  public Future<Question> cancel(String id, String reason) {
+    return request(Addresses.QUESTIONS_CANCEL, new CancelQuestion(actor(), id, reason));
   }
 
   /** Records that a channel showed the question; the same channel and ref replace an earlier record. */

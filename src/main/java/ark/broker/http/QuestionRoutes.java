@@ -65,7 +65,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
   }
 
   void cancel(RoutingContext ctx) {
-    failOn(ctx, store(ctx).cancel(ctx.pathParam("id")))
+    failOn(ctx, store(ctx).cancel(ctx.pathParam("id"), ctx.queryParams().get("reason")))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 

@@ -153,7 +153,7 @@ public final class StoreVerticle extends VerticleBase {
       }
       Question asked = request.toQuestion(id, now());
       Question question = asked.recording(new QuestionAction(EventType.CREATED, asked.createdAt(),
-          command.actor().attribution()));
+          command.actor().attribution(), null));
       return write(QuestionEvent.created(question)).onComplete(written -> admission.written(asker)).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (!created) {
@@ -183,14 +183,14 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private Future<Question> answer(AnswerQuestion command, Message<?> message) {
-    return change(command.id(), EventType.ANSWERED, command.actor(), question -> question.answer(command.response(),
+    return change(command.id(), EventType.ANSWERED, command.actor(), null, question -> question.answer(command.response(),
         QuestionAccess.answeredBy(command.actor(), question, command.answeredBy()), now()))
         .onSuccess(answered -> LOG.info("Question {} answered{}{}", answered.id(),
             answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), StoreReplies.requestSuffix(message)));
   }
 
   private Future<Question> cancel(CancelQuestion command, Message<?> message) {
-    return change(command.id(), EventType.CANCELLED, command.actor(), question -> {
+    return change(command.id(), EventType.CANCELLED, command.actor(), command.reason(), question -> {
       QuestionAccess.requireMayCancel(command.actor(), question);
       return question.cancel(now());
     })
@@ -198,7 +198,7 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private Future<Question> deliver(RecordDelivery command) {
-    return change(command.id(), EventType.DELIVERED, command.actor(), question -> {
+    return change(command.id(), EventType.DELIVERED, command.actor(), null, question -> {
       QuestionAccess.requireVisible(command.actor(), question);
       return question.withDelivery(command.delivery(), now());
     });
@@ -209,7 +209,7 @@ public final class StoreVerticle extends VerticleBase {
       if (sequencer.isBusy(due.id())) {
         continue;
       }
-      change(due.id(), EventType.EXPIRED, Actor.BROKER, question -> question.isDueToExpire(now())
+      change(due.id(), EventType.EXPIRED, Actor.BROKER, null, question -> question.isDueToExpire(now())
           ? question.expire(now()) : question)
           .onSuccess(expired -> LOG.info("Question {} expired (it was due at {})", expired.id(), expired.expiresAt()))
           .onFailure(failure -> LOG.debug("Question {} was not expired: {}", due.id(), failure.getMessage()));
@@ -219,9 +219,11 @@ public final class StoreVerticle extends VerticleBase {
   /**
    * Decides a change on the current state and writes it; if another replica's write got into the log
    * first, decides again on the new state, which usually means a conflict for the caller.
+   *
+   * @param reason why, as the actor said it (a declined question's reason), for the history; or null
    */
-  private Future<Question> change(String id, EventType type, Actor actor, UnaryOperator<Question> decide) {
-    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, actor.attribution(), decide, 1)));
+  private Future<Question> change(String id, EventType type, Actor actor, String reason, UnaryOperator<Question> decide) {
+    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, actor.attribution(), reason, decide, 1)));
   }
 
   /**
@@ -236,14 +238,14 @@ public final class StoreVerticle extends VerticleBase {
     return questions.catchUp().transform(caughtUpOrNot -> read(() -> view.require(id)));
   }
 
-  private Future<Question> attempt(String id, EventType type, Attribution by, UnaryOperator<Question> decide,
-                                   int attempt) {
+  private Future<Question> attempt(String id, EventType type, Attribution by, String reason,
+                                   UnaryOperator<Question> decide, int attempt) {
     Question before = view.require(id);
     Question decided = decide.apply(before);
     if (decided == before) {
       return Future.succeededFuture(before);
     }
-    Question after = decided.recording(new QuestionAction(type, decided.updatedAt(), by));
+    Question after = decided.recording(new QuestionAction(type, decided.updatedAt(), by, reason));
     return write(QuestionEvent.changed(type, before, after)).compose(result -> {
       if (result.outcome() == Outcome.APPLIED) {
         return Future.succeededFuture(result.current());
@@ -252,7 +254,7 @@ public final class StoreVerticle extends VerticleBase {
       if (attempt == MAX_ATTEMPTS) {
         return Future.failedFuture(new LogUnavailableException("question " + id + " kept changing under this write", null));
       }
-      return attempt(id, type, by, decide, attempt + 1);
+      return attempt(id, type, by, reason, decide, attempt + 1);
     });
   }
 

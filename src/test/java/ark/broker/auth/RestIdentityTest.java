@@ -115,6 +115,21 @@ class RestIdentityTest {
   }
 
   @Test
+  void theRecipientDeclinesWithAReasonTheHistoryKeeps() throws Exception {
+    String id = ask(AGENT, TEAM);
+
+    TestBroker.Response declined = broker.as(HUMAN).delete("/questions/" + id + "?reason=Not%20my%20area");
+    JsonObject last = broker.as(AGENT).get("/questions/" + id + "/events").json().getJsonArray("items").getJsonObject(1);
+
+    assertThat(declined.json().getString("status")).isEqualTo("cancelled");
+    assertThat(last.getString("type")).isEqualTo("question_cancelled");
+    assertThat(last.getString("reason")).isEqualTo("Not my area");
+    assertThat(last.getJsonObject("by").getString("principal")).isEqualTo(HUMAN_NAME);
+    assertThat(broker.as(HUMAN).delete("/questions/" + ask(AGENT, TEAM) + "?reason=" + "x".repeat(1100)).status())
+        .isEqualTo(400);
+  }
+
+  @Test
   void theSameIdempotencyKeyWithOtherContentIs422AndOtherSendersGetTheirOwnQuestion() throws Exception {
     String key = "key-" + UUID.randomUUID();
     String first = new JsonObject().put("recipient", HUMAN_NAME).put("content", "First?").put("idempotencyKey", key).encode();
