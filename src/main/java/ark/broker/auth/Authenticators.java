@@ -27,17 +27,20 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of(), List.of());
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), List.of());
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
   private final List<Authenticator> chain;
   /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
   private final List<String> issuers;
+  /** The scopes their tokens must grant, for clients to ask for. */
+  private final List<String> scopes;
 
-  private Authenticators(List<Authenticator> chain, List<String> issuers) {
+  private Authenticators(List<Authenticator> chain, List<String> issuers, List<String> scopes) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
+    this.scopes = List.copyOf(scopes);
   }
 
   /**
@@ -79,23 +82,30 @@ public final class Authenticators {
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");
     }
-    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of());
+    return settings.oidc().configured()
+        ? new Authenticators(chain, List.of(settings.oidc().issuer()), settings.oidc().requiredScopes())
+        : new Authenticators(chain, List.of(), List.of());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of());
+    return new Authenticators(chain, List.of(), List.of());
   }
 
   /**
    * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of {@code resource}, a URL this broker serves: how to
-   * send a token and which authorization servers issue them. MCP clients read it after a 401.
+   * send a token, which authorization servers issue them and which scopes a token needs. MCP clients read it after
+   * a 401.
    */
   public JsonObject resourceMetadata(String resource) {
-    return new JsonObject()
+    JsonObject metadata = new JsonObject()
         .put("resource", resource)
         .put("authorization_servers", new JsonArray(issuers))
         .put("bearer_methods_supported", new JsonArray().add("header"))
         .put("resource_name", "Ark Broker");
+    if (!scopes.isEmpty()) {
+      metadata.put("scopes_supported", new JsonArray(scopes));
+    }
+    return metadata;
   }
 
   /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */
