@@ -3,6 +3,7 @@ package ark.broker.mcp;
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.McpTestClient.Reply;
+import ark.broker.testing.SseStream;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static ark.broker.testing.Identities.*;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -135,11 +137,25 @@ class McpIdentityTest {
     }
 
     assertThat(owner.call("ping", null).status()).as("the session still works for its owner").isEqualTo(200);
-    try (var stream = owner.get(null)) {
+    try (SseStream stream = owner.get(null)) {
       assertThat(stream.status).as("its standalone stream was never taken").isEqualTo(200);
+      broker.as(AGENT).post("/questions", ask(TestBroker.someone()).encode());
+      assertThat(updatedUri(stream)).as("its subscription was not removed").isEqualTo("ark://questions/pending");
     }
-    JsonObject read = owner.call("resources/subscribe", new JsonObject().put("uri", "ark://questions/pending")).response();
-    assertThat(read.containsKey("result")).as(read.encode()).isTrue();
+  }
+
+  /** The uri of the next {@code notifications/resources/updated} on a standalone stream. */
+  private static String updatedUri(SseStream stream) throws Exception {
+    while (true) {
+      SseStream.SseEvent event = stream.next(10, TimeUnit.SECONDS);
+      if (event == null || event.event().equals("end-of-stream")) {
+        throw new AssertionError("no resources/updated on the stream");
+      }
+      if (event.data() != null && !event.data().isBlank()
+          && "notifications/resources/updated".equals(event.json().getString("method"))) {
+        return event.json().getJsonObject("params").getString("uri");
+      }
+    }
   }
 
   @Test
