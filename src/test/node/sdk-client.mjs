@@ -1,8 +1,11 @@
 // Drives the broker with the official MCP TypeScript SDK client, one scenario per run, and prints one
 // JSON line with what the client saw. The Java test that runs it asserts on that line.
 // Usage: node sdk-client.mjs <mcp url> <rest base url> <scenario>
+// With authentication on, ARK_MCP_TOKEN is the bearer token the MCP client sends, ARK_REST_TOKEN the one the
+// REST calls that answer send (the recipient's), and ARK_RECIPIENT whom the questions are for.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
@@ -11,7 +14,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 const [mcpUrl, restUrl, scenario] = process.argv.slice(2);
-const recipient = `ark://users/sdk-${Math.random().toString(36).slice(2, 10)}`;
+const { ARK_MCP_TOKEN: mcpToken, ARK_REST_TOKEN: restToken } = process.env;
+const recipient = process.env.ARK_RECIPIENT ?? `ark://users/sdk-${Math.random().toString(36).slice(2, 10)}`;
 const askArgs = { recipient, content: 'May I merge PR #42?', options: ['yes', 'no'], priority: 'high' };
 
 // Resolves once the SDK's standalone GET stream is open: the server then holds it for notifications.
@@ -24,16 +28,17 @@ async function watchingFetch(url, init) {
   return response;
 }
 
-async function connect() {
+async function connect(options = {}) {
   const client = new Client({ name: 'ark-broker-sdk-test', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: watchingFetch }));
+  const requestInit = mcpToken ? { headers: { Authorization: `Bearer ${mcpToken}` } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: watchingFetch, requestInit, ...options }));
   return client;
 }
 
 async function rest(method, path, body) {
   const response = await fetch(restUrl + path, {
     method,
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(restToken ? { Authorization: `Bearer ${restToken}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
@@ -48,7 +53,56 @@ async function pendingQuestionId() {
   throw new Error('the question never appeared');
 }
 
+// An OAuth client that has no token yet: it records what the SDK discovered from the 401 and where it would
+// send the user to sign in, which is where a real client's authorization flow starts.
+function signInRecorder() {
+  const seen = {};
+  const provider = {
+    get redirectUrl() { return 'http://127.0.0.1/callback'; },
+    get clientMetadata() { return { redirect_uris: ['http://127.0.0.1/callback'], client_name: 'ark-broker-sdk-test' }; },
+    clientInformation: () => ({ client_id: 'ark-broker-sdk-test' }),
+    tokens: () => undefined,
+    saveTokens: () => {},
+    saveCodeVerifier: () => {},
+    codeVerifier: () => 'verifier',
+    saveDiscoveryState: (state) => { seen.discovered = state.resourceMetadata; },
+    redirectToAuthorization: (url) => { seen.authorizationUrl = url.toString(); },
+  };
+  return { provider, seen };
+}
+
 const scenarios = {
+  // Without a token: the SDK's error, the challenge it got, and the metadata it finds by it.
+  async unauthorized() {
+    const seen = {};
+    try {
+      await connect({
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
+          if (response.status === 401) {
+            seen.status = response.status;
+            seen.challenge = response.headers.get('WWW-Authenticate');
+            seen.resourceMetadataUrl = extractWWWAuthenticateParams(response).resourceMetadataUrl?.toString();
+          }
+          return response;
+        },
+      });
+      seen.connected = true;
+    } catch (error) {
+      seen.error = { name: error.constructor.name, code: error.code, message: error.message,
+        isStreamableHttpError: error instanceof StreamableHTTPError };
+    }
+    const { provider, seen: signIn } = signInRecorder();
+    try {
+      await connect({ authProvider: provider });
+      signIn.connected = true;
+    } catch (error) {
+      signIn.error = { name: error.constructor.name, isUnauthorizedError: error instanceof UnauthorizedError };
+    }
+    return { ...seen, signIn };
+  },
+
+
   // A task-augmented ask_question, answered over REST, whose answer comes back through tasks/result.
   async task() {
     const client = await connect();
@@ -59,7 +113,10 @@ const scenarios = {
       if (message.type === 'taskCreated') {
         seen.taskId = message.task.taskId;
         seen.statuses.push(message.task.status);
-        await rest('PATCH', `/questions/${message.task.taskId}`, { response: 'yes', answeredBy: 'ark://users/reviewer' });
+        // With authentication on the answer is the recipient's own, so it names no one else.
+        const reply = await rest('PATCH', `/questions/${message.task.taskId}`,
+          { response: 'yes', ...(restToken ? {} : { answeredBy: 'ark://users/reviewer' }) });
+        if (reply.status !== 200) throw new Error(`answering failed: ${JSON.stringify(reply)}`);
       } else if (message.type === 'taskStatus') {
         seen.statuses.push(message.task.status);
       } else if (message.type === 'result') {
@@ -85,7 +142,8 @@ const scenarios = {
         progress.push(notification);
         if (!answered) {
           answered = true;
-          await rest('PATCH', `/questions/${await pendingQuestionId()}`, { response: 'no' });
+          const reply = await rest('PATCH', `/questions/${await pendingQuestionId()}`, { response: 'no' });
+          if (reply.status !== 200) throw new Error(`answering failed: ${JSON.stringify(reply)}`);
         }
       },
     });

@@ -8,7 +8,8 @@ package ark.broker.auth;
  *   <li>401: no token, an unknown one, or one that fails a check (expired, other issuer or audience, bad
  *       signature); {@link #challenge} builds the {@code WWW-Authenticate} header (RFC 6750, RFC 9728).</li>
  *   <li>400: a malformed request, such as an agent name that is no name.</li>
- *   <li>403: a valid principal asking for what it may not have, such as acting for another agent.</li>
+ *   <li>403: a valid principal asking for what it may not have, such as acting for another agent, or a token
+ *       without the scopes the broker requires ({@code insufficient_scope}, with a challenge naming them).</li>
  *   <li>503: the identity provider's keys could not be fetched; not the caller's fault, so not a 401 that
  *       would make it drop a good token.</li>
  * </ul>
@@ -17,15 +18,23 @@ public final class AuthFailure extends RuntimeException {
   /** RFC 6750 error codes, for the challenge; {@code null} when the request had no credentials at all. */
   public static final String INVALID_TOKEN = "invalid_token";
   public static final String INVALID_REQUEST = "invalid_request";
+  public static final String INSUFFICIENT_SCOPE = "insufficient_scope";
 
   private final int status;
   private final String error;
+  /** For {@code insufficient_scope}: the scopes a token needs, space-separated; else null. */
+  private final String scope;
 
   private AuthFailure(int status, String error, String message) {
+    this(status, error, message, null);
+  }
+
+  private AuthFailure(int status, String error, String message, String scope) {
     // No stack trace: these are answers, not bugs, and they can come at the rate of requests.
     super(message, null, false, false);
     this.status = status;
     this.error = error;
+    this.scope = scope;
   }
 
   /** No credentials: RFC 6750 says to answer with the challenge alone, without an error code. */
@@ -45,6 +54,11 @@ public final class AuthFailure extends RuntimeException {
     return new AuthFailure(403, null, message);
   }
 
+  /** A valid token that lacks scopes the broker requires (RFC 6750 §3.1): 403, with the scopes to ask for. */
+  static AuthFailure insufficientScope(String message, String requiredScopes) {
+    return new AuthFailure(403, INSUFFICIENT_SCOPE, message, requiredScopes);
+  }
+
   static AuthFailure unavailable(String message) {
     return new AuthFailure(503, null, message);
   }
@@ -54,18 +68,25 @@ public final class AuthFailure extends RuntimeException {
     return status;
   }
 
-  /** {@code invalid_token}, {@code invalid_request} or {@code null}. */
+  /** {@code invalid_token}, {@code invalid_request}, {@code insufficient_scope} or {@code null}. */
   public String error() {
     return error;
   }
 
   /**
    * The {@code WWW-Authenticate} value for a 401 or 400: {@code Bearer resource_metadata="...", error="...",
-   * error_description="..."}, or {@code null} for statuses that carry no challenge.
+   * error_description="..."}; for a 403 {@code insufficient_scope} the MCP authorization spec's {@code Bearer
+   * error="insufficient_scope", scope="...", resource_metadata="...", error_description="..."}, so the client can
+   * ask for a token with those scopes; {@code null} for statuses that carry no challenge.
    *
    * @param resourceMetadataUrl the RFC 9728 metadata URL, or {@code null} to leave it out
    */
   public String challenge(String resourceMetadataUrl) {
+    if (INSUFFICIENT_SCOPE.equals(error)) {
+      return "Bearer error=\"" + error + "\", scope=\"" + quotable(scope) + "\""
+          + (resourceMetadataUrl == null ? "" : ", resource_metadata=\"" + quotable(resourceMetadataUrl) + "\"")
+          + ", error_description=\"" + quotable(getMessage()) + "\"";
+    }
     if (status != 401 && status != 400) {
       return null;
     }

@@ -28,20 +28,24 @@ import java.util.Optional;
  */
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
-  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), Duration.ZERO, Optional.empty());
+  private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), List.of(), Duration.ZERO,
+      Optional.empty());
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
   private final List<Authenticator> chain;
   /** The OIDC issuers whose tokens are accepted, for clients that discover where to get one. */
   private final List<String> issuers;
+  /** The scopes their tokens must grant, for clients to ask for. */
+  private final List<String> scopes;
   private final RecentGrants recent;
   private final Optional<DashboardSignIn> dashboardSignIn;
 
-  private Authenticators(List<Authenticator> chain, List<String> issuers, Duration remembered,
+  private Authenticators(List<Authenticator> chain, List<String> issuers, List<String> scopes, Duration remembered,
                          Optional<DashboardSignIn> dashboardSignIn) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
+    this.scopes = List.copyOf(scopes);
     this.recent = new RecentGrants(remembered.toNanos());
     this.dashboardSignIn = dashboardSignIn;
   }
@@ -85,24 +89,30 @@ public final class Authenticators {
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");
     }
-    return new Authenticators(chain, settings.oidc().configured() ? List.of(settings.oidc().issuer()) : List.of(),
-        settings.tokensCheck(), settings.dashboardSignIn());
+    boolean oidc = settings.oidc().configured();
+    return new Authenticators(chain, oidc ? List.of(settings.oidc().issuer()) : List.of(),
+        oidc ? settings.oidc().requiredScopes() : List.of(), settings.tokensCheck(), settings.dashboardSignIn());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of(), Duration.ZERO, Optional.empty());
+    return new Authenticators(chain, List.of(), List.of(), Duration.ZERO, Optional.empty());
   }
 
   /**
    * The OAuth 2.0 Protected Resource Metadata (RFC 9728) of {@code resource}, a URL this broker serves: how to
-   * send a token and which authorization servers issue them. MCP clients read it after a 401.
+   * send a token, which authorization servers issue them and which scopes a token needs. MCP clients read it after
+   * a 401.
    */
   public JsonObject resourceMetadata(String resource) {
-    return new JsonObject()
+    JsonObject metadata = new JsonObject()
         .put("resource", resource)
         .put("authorization_servers", new JsonArray(issuers))
         .put("bearer_methods_supported", new JsonArray().add("header"))
         .put("resource_name", "Ark Broker");
+    if (!scopes.isEmpty()) {
+      metadata.put("scopes_supported", new JsonArray(scopes));
+    }
+    return metadata;
   }
 
   /** How the dashboard signs people in at the issuer; empty when it offers only a pasted token, or runs open. */

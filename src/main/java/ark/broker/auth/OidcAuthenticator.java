@@ -35,7 +35,8 @@ import java.util.Set;
  *   <li>asymmetric algorithms only (RS*, PS*, ES*): {@code alg: none} and HMAC tokens are refused, so a token
  *       "signed" with the issuer's public key as an HMAC secret (algorithm confusion) never verifies;</li>
  *   <li>{@code typ} absent, {@code JWT} or {@code at+jwt} (RFC 9068);</li>
- *   <li>the claims by {@link AccessTokenClaims}, then mapped by {@link OidcClaimMapping}.</li>
+ *   <li>the claims by {@link AccessTokenClaims}, the scopes by {@link RequiredScopes}, then mapped by
+ *       {@link OidcClaimMapping}.</li>
  * </ul>
  *
  * <p>Blocking: a key fetch is an HTTP request, so call it on a worker thread.
@@ -104,6 +105,7 @@ final class OidcAuthenticator implements Authenticator {
     } catch (JOSEException e) {
       throw AuthFailure.invalidToken("the token's signature, key or algorithm is not accepted");
     }
+    RequiredScopes.check(settings.requiredScopes(), claims);
     return Optional.of(mapping.grant(claims));
   }
 }

@@ -19,12 +19,15 @@ import java.util.List;
  *     the claim absent) makes every token a human's
  * @param adminTeams teams ({@code ark://teams/<name>}) whose members are admins
  * @param clockSkew how far {@code exp} and {@code nbf} may be off, for clocks that differ a little
+ * @param requiredScopes scopes every token must grant ({@code scope} or {@code scp}), else 403
+ *     {@code insufficient_scope}; empty for none
  */
 public record OidcSettings(String issuer, String audience, String jwksUrl, String nameClaim, String teamsClaim,
-                           String kindClaim, List<String> adminTeams, Duration clockSkew) {
+                           String kindClaim, List<String> adminTeams, Duration clockSkew, List<String> requiredScopes) {
 
   public OidcSettings {
     adminTeams = List.copyOf(adminTeams);
+    requiredScopes = List.copyOf(requiredScopes);
   }
 
   public boolean configured() {
@@ -51,7 +54,8 @@ public record OidcSettings(String issuer, String audience, String jwksUrl, Strin
       throw new IllegalArgumentException("auth.oidc.clockSkewSeconds must be between 0 and 600, not " + skewSeconds);
     }
     return new OidcSettings(issuer, audience, jwksUrl, nameClaim, oidc.getString("teamsClaim").trim(),
-        oidc.getString("kindClaim").trim(), adminTeams, Duration.ofSeconds(skewSeconds));
+        oidc.getString("kindClaim").trim(), adminTeams, Duration.ofSeconds(skewSeconds),
+        RequiredScopes.parse(oidc.getJsonArray("requiredScopes")));
   }
 
   /** A team as configured, bare ({@code ops}) or in full ({@code ark://teams/ops}). */

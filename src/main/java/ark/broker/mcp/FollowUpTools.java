@@ -2,9 +2,11 @@ package ark.broker.mcp;
 
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure;
+import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.Tool;
+import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionStatus;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -96,7 +98,8 @@ final class FollowUpTools {
       String recipient = McpJson.text(arguments, "recipient");
       caller = Caller.of(ctx, arguments);
       filter = new QuestionFilter(QuestionStatus.PENDING, caller.agent(), recipient);
-    } catch (RuntimeException e) {
+    } catch (JsonRpcError | InvalidQuestionException e) {
+      // Arguments the model can correct; a caller the broker will not act for is refused as a protocol error.
       return Future.succeededFuture(QuestionResults.errorResult(e.getMessage()));
     }
     return caller.store(store, ctx).list(filter, MAX_PENDING, null).map(page -> {

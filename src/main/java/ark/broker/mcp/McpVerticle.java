@@ -158,8 +158,10 @@ public final class McpVerticle extends VerticleBase {
   }
 
   /**
-   * The store's refusals as clients see them: a refused request is the caller's mistake; anything else
-   * means the store is away, an internal error to the client.
+   * The store's and the door's refusals as clients see them: a refused request is the caller's mistake, an
+   * invalid-params error whose {@code data.status} is the HTTP status REST would answer (403: the caller may not
+   * act so; 404: there is no such question for it; 422, 429); anything else means the store is away, an internal
+   * error to the client.
    */
   static JsonRpcError asRpcError(Throwable failure) {
     if (!(failure instanceof StoreFailure) && !(failure instanceof AuthFailure)) {
@@ -167,10 +169,13 @@ public final class McpVerticle extends VerticleBase {
     }
     StoreFailure refused = StoreFailure.of(failure);
     return switch (refused.reason()) {
-      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE -> JsonRpcError.invalidParams(refused.getMessage());
-      // Over a budget: the message says when to retry, and the data says it to programs.
-      case TOO_MANY_REQUESTS -> new JsonRpcError(JsonRpcError.INVALID_PARAMS, refused.getMessage(),
-          McpJson.object().put("retryAfterSeconds", refused.retryAfterSeconds()));
+      // The data says which refusal it was, as a REST status; over a budget it also says when to retry.
+      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE, TOO_MANY_REQUESTS -> new JsonRpcError(
+          JsonRpcError.INVALID_PARAMS,
+          (refused.reason() == StoreFailure.Reason.FORBIDDEN ? "Forbidden: " : "") + refused.getMessage(),
+          refused.reason() == StoreFailure.Reason.TOO_MANY_REQUESTS
+              ? McpJson.object().put("status", refused.reason().code).put("retryAfterSeconds", refused.retryAfterSeconds())
+              : McpJson.object().put("status", refused.reason().code));
       default -> new JsonRpcError(JsonRpcError.INTERNAL_ERROR,
           "The question store is unavailable: " + refused.getMessage(), null);
     };

@@ -202,7 +202,7 @@ class OidcAuthenticatorTest {
   void aTokenWithoutTheNameClaimIsRefused() throws Exception {
     assertThat(failure(new OidcAuthenticator(settings), signed(key, claims().subject(null).build())))
         .isEqualTo("401 the token has no sub claim");
-    assertThat(failure(new OidcAuthenticator(settings), signed(key, claims().subject("a/b").build())))
+    assertThat(failure(new OidcAuthenticator(settings), signed(key, claims().subject("a b").build())))
         .isEqualTo("401 the token's sub claim makes no usable name");
   }
 
@@ -213,15 +213,48 @@ class OidcAuthenticatorTest {
       closed = socket.getLocalPort();
     }
     OidcSettings unreachable = new OidcSettings(settings.issuer(), AUDIENCE, "http://127.0.0.1:" + closed + "/jwks",
-        "sub", "groups", "", List.of(), Duration.ofSeconds(60));
+        "sub", "groups", "", List.of(), Duration.ofSeconds(60), List.of());
 
     assertThat(failure(new OidcAuthenticator(unreachable), issue("john", AUDIENCE, Map.of())))
         .startsWith("503 ");
   }
 
+  @Test
+  void requiredScopesAreReadFromScopeAndScpAndALackingTokenIsInsufficientScope() {
+    OidcSettings base = settings("groups", "", List.of());
+    OidcAuthenticator oidc = new OidcAuthenticator(new OidcSettings(base.issuer(), AUDIENCE, base.jwksUrl(), "sub",
+        "groups", "", List.of(), Duration.ofSeconds(60), List.of("questions:ask", "questions:read")));
+
+    assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of("scope", "openid questions:read questions:ask"))))
+        .isPresent();
+    assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of("scp", List.of("questions:ask", "questions:read")))))
+        .isPresent();
+    assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of("scope", "questions:ask",
+        "scp", List.of("questions:read"))))).as("granted by either claim").isPresent();
+    AuthFailure lacking = refusal(oidc, issue("john", AUDIENCE, Map.of("scope", "openid questions:ask")));
+    assertThat(lacking.status()).isEqualTo(403);
+    assertThat(lacking.error()).isEqualTo("insufficient_scope");
+    assertThat(lacking.challenge("https://broker/.well-known/oauth-protected-resource/mcp")).isEqualTo(
+        "Bearer error=\"insufficient_scope\", scope=\"questions:ask questions:read\", "
+            + "resource_metadata=\"https://broker/.well-known/oauth-protected-resource/mcp\", "
+            + "error_description=\"the token lacks the scope questions:read\"");
+    assertThat(refusal(oidc, issue("john", AUDIENCE, Map.of())).status()).as("no scope claim at all").isEqualTo(403);
+    assertThat(refusal(oidc, issue("john", "other", Map.of("scope", "questions:ask questions:read"))).status())
+        .as("an invalid token is still 401").isEqualTo(401);
+  }
+
+  private static AuthFailure refusal(OidcAuthenticator oidc, String token) {
+    try {
+      oidc.authenticate(token);
+    } catch (AuthFailure failure) {
+      return failure;
+    }
+    throw new AssertionError("accepted: " + token);
+  }
+
   private OidcSettings settings(String teamsClaim, String kindClaim, List<String> adminTeams) {
     return new OidcSettings(server.issuerUrl(ISSUER_ID).toString(), AUDIENCE, server.jwksUrl(ISSUER_ID).toString(),
-        "sub", teamsClaim, kindClaim, adminTeams, Duration.ofSeconds(60));
+        "sub", teamsClaim, kindClaim, adminTeams, Duration.ofSeconds(60), List.of());
   }
 
   /**

@@ -16,7 +16,17 @@ class StoreErrorsTest {
 
       assertThat(error.code()).as(reason.name()).isEqualTo(JsonRpcError.INVALID_PARAMS);
       assertThat(error.getMessage()).isEqualTo("question q-1 is already answered");
+      assertThat(error.toJson().get("data").get("status").asInt()).isEqualTo(reason.code);
     }
+  }
+
+  @Test
+  void aForbiddenRequestSaysSoAndCarriesItsStatus() {
+    JsonRpcError error = McpVerticle.asRpcError(new StoreFailure(Reason.FORBIDDEN, "sender must be the caller"));
+
+    assertThat(error.code()).isEqualTo(JsonRpcError.INVALID_PARAMS);
+    assertThat(error.getMessage()).isEqualTo("Forbidden: sender must be the caller");
+    assertThat(error.toJson().get("data").get("status").asInt()).isEqualTo(403);
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One {@link TestBroker} for all the tests of a class, on a data directory of its own that is deleted
@@ -21,15 +22,36 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
-  private final JsonObject overrides;
+  /** The overrides, from a directory of the broker's own where they may write files. */
+  private final Function<Path, JsonObject> overrides;
   private final Consumer<TestBroker> started;
   private Path dataDir;
   private TestBroker broker;
 
   /** A broker with conf/broker.json and {@code overrides} merged in, as {@link TestBroker#start} does. */
   public BrokerExtension(JsonObject overrides, Consumer<TestBroker> started) {
+    this(dir -> overrides, started);
+  }
+
+  private BrokerExtension(Function<Path, JsonObject> overrides, Consumer<TestBroker> started) {
     this.overrides = overrides;
     this.started = started;
+  }
+
+  /** A broker with authentication on, the tokens of {@link Identities} in force. */
+  public static BrokerExtension withIdentities(Consumer<TestBroker> started) {
+    return withIdentities(new JsonObject(), started);
+  }
+
+  /** The same, with {@code overrides} merged in. */
+  public static BrokerExtension withIdentities(JsonObject overrides, Consumer<TestBroker> started) {
+    return new BrokerExtension(dir -> {
+      try {
+        return Identities.config(dir).mergeIn(overrides, true);
+      } catch (Exception e) {
+        throw new IllegalStateException("the tokens file could not be written", e);
+      }
+    }, started);
   }
 
   public BrokerExtension(Consumer<TestBroker> started) {
@@ -40,7 +62,7 @@ public final class BrokerExtension implements BeforeAllCallback, AfterAllCallbac
   public void beforeAll(ExtensionContext context) throws Exception {
     LoggerFactory.getLogger(BrokerExtension.class).info("A broker for {}", context.getDisplayName());
     dataDir = Files.createTempDirectory("ark-test-broker");
-    broker = TestBroker.start(dataDir, overrides);
+    broker = TestBroker.start(dataDir.resolve("data"), overrides.apply(dataDir));
     started.accept(broker);
   }
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a script of {@code src/test/node} (installed by the build's npm step) and captures what it prints. */
@@ -26,6 +27,12 @@ public final class NodeScript {
   }
 
   public static Run run(long timeoutSeconds, String... arguments) throws IOException, InterruptedException {
+    return run(timeoutSeconds, Map.of(), arguments);
+  }
+
+  /** @param environment variables added to this process's for the script */
+  public static Run run(long timeoutSeconds, Map<String, String> environment, String... arguments)
+      throws IOException, InterruptedException {
     if (!Files.isExecutable(NODE_22)) {
       throw new IllegalStateException(NODE_22 + " is missing: run the build (mvn verify), whose npm step installs it");
     }
@@ -34,8 +41,10 @@ public final class NodeScript {
     command.addAll(List.of(arguments));
     Path out = Files.createTempFile("node-", ".out");
     Path err = Files.createTempFile("node-", ".err");
-    Process process = new ProcessBuilder(command).directory(DIR.toFile())
-        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(DIR.toFile())
+        .redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("node " + String.join(" ", arguments) + " did not finish in " + timeoutSeconds + " s:\n"

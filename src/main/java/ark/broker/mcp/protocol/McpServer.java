@@ -182,7 +182,8 @@ public final class McpServer {
         default -> translated(offered(ctx));
       };
     } catch (RuntimeException e) {
-      return Future.failedFuture(e);
+      // A feature may refuse before it returns a future (a caller it will not act for): translated the same.
+      return translated(Future.failedFuture(e));
     }
   }
 
@@ -242,7 +243,7 @@ public final class McpServer {
     try {
       return translated(features.resumers.get(token.kind()).resumer().resume(ctx, token.state()));
     } catch (RuntimeException e) {
-      return Future.failedFuture(e);
+      return translated(Future.failedFuture(e));
     }
   }
 
