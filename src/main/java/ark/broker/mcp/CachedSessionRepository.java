@@ -1,6 +1,5 @@
 package ark.broker.mcp;
 
-import ark.broker.auth.Grant;
 import ark.broker.auth.Principal;
 import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.StoreClient;
@@ -52,7 +51,7 @@ final class CachedSessionRepository implements SessionRepository {
    */
   @Override
   public Future<Void> start(McpSession session, ClientAuthentication.ClientIdentity identity) {
-    Principal owner = ((Grant) identity.credentials()).principal();
+    Principal owner = ((McpCredentials) identity.credentials()).grant().principal();
     return store.startSession(owner, session.id(), session.toJson())
         .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.TOO_MANY_REQUESTS)
             ? new OwnerFull(failure.getMessage()) : asFull(failure)))

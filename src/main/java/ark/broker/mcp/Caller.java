@@ -5,7 +5,6 @@ import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.auth.Actor;
 import ark.broker.auth.AuthMethod;
-import ark.broker.auth.Grant;
 import ark.broker.question.InvalidQuestionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,7 +48,7 @@ record Caller(Actor actor, String agent, JsonNode query, String toolCallId) {
       query = arguments.get("query");
     }
     String toolCall = firstText(meta.get(META_TOOL_CALL), ctx.header("X-Ark-Tool-Call-Id"), arguments.get("toolCallId"));
-    Actor actor = ((Grant) ctx.credentials()).actFor(agent);
+    Actor actor = ((McpCredentials) ctx.credentials()).actFor(agent);
     boolean open = actor.principal().method() == AuthMethod.ANONYMOUS;
     return new Caller(actor, open && agent == null ? clientAgent(ctx) : actor.effective().name(), query, toolCall);
   }

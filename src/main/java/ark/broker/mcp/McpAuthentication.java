@@ -32,7 +32,8 @@ final class McpAuthentication implements ClientAuthentication {
   @Override
   public Future<ClientIdentity> authenticate(HttpServerRequest request) {
     return authenticators.grant(vertx, request.getHeader("Authorization"))
-        .<ClientIdentity>map(grant -> new ClientIdentity(owner(grant.principal()), grant))
+        .<ClientIdentity>map(grant -> new ClientIdentity(owner(grant.principal()), new McpCredentials(grant,
+            request.remoteAddress() == null ? null : request.remoteAddress().hostAddress(), request.getHeader("User-Agent"))))
         .recover(failure -> Future.failedFuture(failure instanceof AuthFailure refused
             ? new Refused(refused.status(), refused.challenge(baseUrl(request) + METADATA_PATH + mcpPath),
                 reason(refused.status()) + ": " + refused.getMessage())

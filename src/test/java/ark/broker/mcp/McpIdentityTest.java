@@ -239,6 +239,21 @@ class McpIdentityTest {
     assertThat(questionsFor(recipient)).hasSize(2).allMatch(q -> q.getString("sender").equals(allowed));
   }
 
+  @Test
+  void theHistoryRecordsWhoAskedOverMcpAndFromWhere() throws Exception {
+    McpTestClient service = session(SERVICE);
+    String id = askAsTask(service, ask(TestBroker.someone()).put("sender", "ark://agents/team-a/x"));
+
+    JsonObject by = broker.as(ADMIN).get("/questions/" + id + "/events").json().getJsonArray("items").getJsonObject(0)
+        .getJsonObject("by");
+
+    assertThat(by.getString("principal")).isEqualTo(SERVICE_NAME);
+    assertThat(by.getString("actingFor")).isEqualTo("ark://agents/team-a/x");
+    assertThat(by.getString("method")).isEqualTo("token");
+    assertThat(by.getString("address")).isEqualTo("127.0.0.1");
+    assertThat(by.getString("userAgent")).startsWith("Java-http-client");
+  }
+
   /** Documented in docs/mcp.md: without an agent named, a service is a caller like any other, as itself. */
   @Test
   void aServiceNamingNoAgentActsAsItself() throws Exception {
