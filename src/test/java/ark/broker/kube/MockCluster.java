@@ -12,6 +12,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -21,6 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -150,6 +154,18 @@ final class MockCluster implements AutoCloseable {
 
   JsonObject status(String name) {
     return status(NAMESPACE, name);
+  }
+
+  /** The RBAC rights ({@link #rbacRight}) of every request the broker made so far; takes them off the server's record. */
+  Set<String> rightsTheBrokerUsed() throws InterruptedException {
+    Set<String> used = new TreeSet<>();
+    for (RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS); request != null;
+         request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+      if (BROKER_AUTHORIZATION.equals(request.getHeader("Authorization"))) {
+        used.add(rbacRight(request.getMethod(), request.getPath()));
+      }
+    }
+    return used;
   }
 
   /**

@@ -3,12 +3,8 @@ package ark.broker.kube;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,27 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The default {@code kube.queryStatusMode: condition} against Ark's Query CRD as Ark ships it: the broker's own
  * condition on a Query while it has pending questions, next to what Ark's controller writes.
  */
-class QueryConditionTest {
+class QueryConditionTest extends AgainstMockCluster {
   private static final String TYPE = "ark.mckinsey.com/AwaitingHuman";
-
-  @TempDir
-  Path dir;
-  MockCluster cluster;
-  TestBroker broker;
-
-  @BeforeEach
-  void start() {
-    cluster = MockCluster.stock();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
-    cluster.assertEveryWriteMatchedItsSchema();
-    cluster.close();
-  }
 
   private void startBroker() throws Exception {
     JsonObject config = cluster.brokerConfig(dir);

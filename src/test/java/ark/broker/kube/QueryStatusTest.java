@@ -10,12 +10,9 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
@@ -23,7 +20,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -35,28 +31,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * patch): what a Query's status shows in {@code kube.queryStatusMode: phase} while its questions are pending, and
  * after.
  */
-class QueryStatusTest {
-  @TempDir
-  Path dir;
-  MockCluster cluster;
+class QueryStatusTest extends AgainstMockCluster {
   KubernetesMockServer server;
   KubernetesClient client;
-  TestBroker broker;
+
+  @Override
+  MockCluster newCluster() {
+    return MockCluster.withWaitingPhase();
+  }
 
   @BeforeEach
   void start() {
-    cluster = MockCluster.withWaitingPhase();
     server = cluster.server;
     client = cluster.client;
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
-    cluster.assertEveryWriteMatchedItsSchema();
-    cluster.close();
   }
 
   /** The opt-in mode these tests cover, on the CRD that carries it; A2ATask approvals are ApprovalsTest's. */
@@ -266,13 +253,7 @@ class QueryStatusTest {
     answer(id);
     awaitReleased("release-10");
 
-    Set<String> used = new TreeSet<>();
-    for (RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS); request != null;
-         request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
-      if (MockCluster.BROKER_AUTHORIZATION.equals(request.getHeader("Authorization"))) {
-        used.add(MockCluster.rbacRight(request.getMethod(), request.getPath()));
-      }
-    }
+    Set<String> used = cluster.rightsTheBrokerUsed();
     Role role = client.rbac().roles().load(Path.of("k8s/role.yaml").toFile()).item();
     Set<String> granted = new TreeSet<>();
     for (PolicyRule rule : role.getRules()) {
