@@ -18,9 +18,11 @@ import java.util.Locale;
  * @param retry the waits after failed API calls: from {@code kube.retryInitialMillis}, doubling on each failure up to
  *     {@code kube.retryMaxMillis}
  * @param apiThreads threads for the blocking Kubernetes calls, so they never queue behind the log's fsyncs
+ * @param queryStatusMode how a Query shows its pending questions
+ * @param approvals whether and to whom Ark's A2ATask approvals go as questions
  */
 public record KubeSettings(Enabled enabled, String kubeconfig, List<String> namespaces, Duration resync,
-                           Backoff retry, int apiThreads) {
+                           Backoff retry, int apiThreads, QueryStatusMode queryStatusMode, ApprovalRouting approvals) {
 
   public static final String ALL_NAMESPACES = "*";
 
@@ -32,6 +34,22 @@ public record KubeSettings(Enabled enabled, String kubeconfig, List<String> name
         return valueOf(text.trim().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("kube.enabled must be auto, true or false, not '" + text + "'", e);
+      }
+    }
+  }
+
+  /**
+   * {@code condition}: the broker's own condition, which a stock Ark Query CRD accepts; {@code phase}: the seed's
+   * {@code phase: waiting} and {@code waitingFor}, only for clusters whose Query CRD carries that change.
+   */
+  public enum QueryStatusMode {
+    CONDITION, PHASE;
+
+    static QueryStatusMode parse(String text) {
+      try {
+        return valueOf(text.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("kube.queryStatusMode must be condition or phase, not '" + text + "'", e);
       }
     }
   }
@@ -55,6 +73,8 @@ public record KubeSettings(Enabled enabled, String kubeconfig, List<String> name
         kube.getJsonArray("namespaces").stream().map(String::valueOf).map(String::trim).filter(n -> !n.isEmpty()).toList(),
         Duration.ofSeconds(resyncSeconds),
         new Backoff(retryInitial, retryMax),
-        apiThreads);
+        apiThreads,
+        QueryStatusMode.parse(kube.getString("queryStatusMode")),
+        ApprovalRouting.from(kube.getJsonObject("approvals")));
   }
 }

@@ -4,9 +4,7 @@ import ark.broker.question.QueryRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -17,9 +15,10 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** Ark's Query resources through fabric8. Every method blocks: call them off the event loop. */
-final class QueryApi implements AutoCloseable {
+final class QueryApi {
   static final ResourceDefinitionContext QUERIES = new ResourceDefinitionContext.Builder()
       .withGroup("ark.mckinsey.com").withVersion("v1alpha1").withKind("Query").withPlural("queries")
       .withNamespaced(true).build();
@@ -27,18 +26,8 @@ final class QueryApi implements AutoCloseable {
 
   private final KubernetesClient client;
 
-  QueryApi(Config config) {
-    this.client = new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  String apiServer() {
-    return client.getConfiguration().getMasterUrl();
-  }
-
-  /** The namespace the client works in when none is named: in a cluster, the pod's own. */
-  String ownNamespace() {
-    String namespace = client.getNamespace();
-    return namespace == null ? "default" : namespace;
+  QueryApi(KubernetesClient client) {
+    this.client = client;
   }
 
   /** The Query, or null when it does not exist. */
@@ -46,8 +35,8 @@ final class QueryApi implements AutoCloseable {
     return state(query(ref).get());
   }
 
-  /** Queries in {@code namespace} (or every one, for {@link KubeSettings#ALL_NAMESPACES}) that name a question or wait. */
-  List<QueryState> listShowingAQuestion(String namespace) {
+  /** Queries in {@code namespace} (or every one, for {@link KubeSettings#ALL_NAMESPACES}) that show a question. */
+  List<QueryState> listShowingAQuestion(String namespace, Predicate<QueryState> showsAQuestion) {
     List<QueryState> found = new ArrayList<>();
     String next = null;
     do {
@@ -55,7 +44,7 @@ final class QueryApi implements AutoCloseable {
           .list(new ListOptionsBuilder().withLimit(PAGE).withContinue(next).build());
       for (GenericKubernetesResource item : page.getItems()) {
         QueryState query = state(item);
-        if (query.isWaiting() || query.waitingFor() != null) {
+        if (showsAQuestion.test(query)) {
           found.add(query);
         }
       }
@@ -77,19 +66,12 @@ final class QueryApi implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() {
-    client.close();
-  }
-
   private Resource<GenericKubernetesResource> query(QueryRef ref) {
     return client.genericKubernetesResources(QUERIES).inNamespace(ref.namespace()).withName(ref.name());
   }
 
   private FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList, ?> queries(String namespace) {
-    return KubeSettings.ALL_NAMESPACES.equals(namespace)
-        ? client.genericKubernetesResources(QUERIES).inAnyNamespace()
-        : client.genericKubernetesResources(QUERIES).inNamespace(namespace);
+    return ArkResources.in(client, QUERIES, namespace);
   }
 
   private static QueryState state(GenericKubernetesResource resource) {
@@ -97,6 +79,7 @@ final class QueryApi implements AutoCloseable {
       return null;
     }
     return QueryState.of(resource.getMetadata().getNamespace(), resource.getMetadata().getName(),
-        resource.getMetadata().getResourceVersion(), resource.getAdditionalProperties().get("status"));
+        resource.getMetadata().getResourceVersion(), resource.getMetadata().getGeneration(),
+        resource.getAdditionalProperties().get("status"));
   }
 }

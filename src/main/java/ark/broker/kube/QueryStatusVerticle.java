@@ -11,7 +11,8 @@ import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionStatus;
 import ark.broker.reconcile.KeyedWorkQueue;
 import ark.broker.reconcile.PeriodicPass;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -21,7 +22,7 @@ import io.vertx.core.eventbus.EventBus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.HttpURLConnection;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -34,12 +35,14 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * Shows pending questions on the Kubernetes Queries that asked them: {@code status.phase: waiting} and
- * {@code status.waitingFor} while a question is pending, {@code running} without {@code waitingFor} once
- * none is. Level-triggered: it compares what the view says a Query should show with what the Query shows
- * and patches the status subresource only where they differ, after every change that names a Query and
- * in a periodic full pass (which also finds Queries still waiting for questions settled while no broker
- * was watching). Only the worker replica patches. Queries in a terminal phase are never touched.
+ * The Kubernetes room. Shows pending questions on the Queries that asked them: by default the broker's own
+ * {@link AwaitingHumanCondition} (which a stock Ark accepts), or, in the opt-in {@code phase} mode,
+ * {@code status.phase: waiting} and {@code status.waitingFor} while a question is pending and {@code running}
+ * without {@code waitingFor} once none is. Level-triggered: it compares what the view says a Query should show
+ * with what the Query shows and patches the status subresource only where they differ, after every change that
+ * names a Query and in a periodic full pass (which also finds Queries still showing questions settled while no
+ * broker was watching). Only the worker replica patches. Queries in a terminal phase get no new question shown.
+ * It also hosts {@link A2ATaskApprovals}, which turns Ark's approvals into questions, with the same client.
  */
 public final class QueryStatusVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(QueryStatusVerticle.class);
@@ -52,16 +55,20 @@ public final class QueryStatusVerticle extends VerticleBase {
   private final StoreClient store;
   private final MeterRegistry meters;
   private final Map<Outcome, Counter> outcomes = new EnumMap<>(Outcome.class);
+  private final Clock clock;
   private WorkerExecutor executor;
+  private KubernetesClient client;
   private QueryApi api;
+  /** Null when {@code kube.approvals.enabled} is false. */
+  private A2ATaskApprovals approvals;
   private Set<String> namespaces;
   /** Active while this replica is the worker: the only one that patches. */
   private PeriodicPass fullPasses;
   private KeyedWorkQueue<QueryRef> queries;
 
-  private PendingQuestions pending = new PendingQuestions();
+  private PendingQuestions<QueryRef> pending = new PendingQuestions<>(Question::query);
   /** The index a full pass is building; it receives changes too, so swapping it in loses none. */
-  private PendingQuestions rebuilding;
+  private PendingQuestions<QueryRef> rebuilding;
   /** Until the first full list, the index lacks older questions and could wrongly release a Query. */
   private boolean indexComplete;
 
@@ -71,9 +78,14 @@ public final class QueryStatusVerticle extends VerticleBase {
   private final Set<String> reportedUnwatched = new HashSet<>();
 
   public QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters) {
+    this(settings, store, meters, Clock.systemUTC());
+  }
+
+  QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters, Clock clock) {
     this.settings = settings;
     this.store = store.as(Actor.BROKER);
     this.meters = meters;
+    this.clock = clock;
   }
 
   @Override
@@ -84,19 +96,27 @@ public final class QueryStatusVerticle extends VerticleBase {
         LOG.info("Query status is off: {}", decision.reason());
         return Future.succeededFuture();
       }
-      return blocking(() -> new QueryApi(decision.config())).map(opened -> {
-        api = opened;
-        namespaces = settings.namespaces().isEmpty() ? Set.of(api.ownNamespace()) : Set.copyOf(settings.namespaces());
+      return blocking(() -> new KubernetesClientBuilder().withConfig(decision.config()).build()).map(opened -> {
+        client = opened;
+        api = new QueryApi(client);
+        namespaces = settings.namespaces().isEmpty()
+            ? Set.of(client.getNamespace() == null ? "default" : client.getNamespace()) : Set.copyOf(settings.namespaces());
         registerMeters();
         queries = new KeyedWorkQueue<>(vertx, settings.apiThreads(), false, 0,
             KeyedWorkQueue.RetryPolicy.always(settings.retry()), this::reconcile);
         fullPasses = new PeriodicPass(vertx, "Full Query status pass", settings.resync().toMillis(), settings.retry(),
             this::fullPass);
+        if (settings.approvals().enabled()) {
+          approvals = new A2ATaskApprovals(vertx, executor, store, new A2ATaskApi(client), settings, namespaces);
+        }
         EventBus bus = vertx.eventBus();
         bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> onChange(m.body().question()));
         WorkerRole.follow(bus, this::workerRole);
-        LOG.info("Query status is on, configured from {}: API server {}, Queries in {}", decision.reason(),
-            api.apiServer(), namespaces.contains(KubeSettings.ALL_NAMESPACES) ? "every namespace" : "namespaces " + namespaces);
+        LOG.info("Query status is on ({} mode{}), configured from {}: API server {}, Queries in {}",
+            settings.queryStatusMode().name().toLowerCase(Locale.ROOT),
+            approvals == null ? "; A2ATask approvals off" : "; A2ATask approvals become questions", decision.reason(),
+            client.getConfiguration().getMasterUrl(),
+            namespaces.contains(KubeSettings.ALL_NAMESPACES) ? "every namespace" : "namespaces " + namespaces);
         return opened;
       });
     });
@@ -104,11 +124,14 @@ public final class QueryStatusVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    if (api == null) {
+    if (client == null) {
       return executor.close();
     }
+    if (approvals != null) {
+      approvals.stop();
+    }
     return blocking(() -> {
-      api.close();
+      client.close();
       return null;
     }).eventually(executor::close);
   }
@@ -124,9 +147,15 @@ public final class QueryStatusVerticle extends VerticleBase {
       LOG.info("This replica is no longer the worker: leaving Query status to the new one");
     }
     fullPasses.setActive(active);
+    if (approvals != null) {
+      approvals.setActive(active);
+    }
   }
 
   private void onChange(Question question) {
+    if (approvals != null) {
+      approvals.onChange(question);
+    }
     if (question.query() == null) {
       return;
     }
@@ -142,14 +171,14 @@ public final class QueryStatusVerticle extends VerticleBase {
   // ---- full pass: every Query the view names, and every Query that shows a question ----
 
   private Future<Void> fullPass() {
-    PendingQuestions fresh = new PendingQuestions();
+    PendingQuestions<QueryRef> fresh = new PendingQuestions<>(Question::query);
     rebuilding = fresh;
     return store.forEach(PENDING, fresh::apply)
         .andThen(listed -> rebuilding = null)
         .compose(listed -> {
           pending = fresh;
           indexComplete = true;
-          pending.queries().forEach(this::offer);
+          pending.owners().forEach(this::offer);
           return blocking(this::queriesShowingAQuestion);
         })
         .<Void>map(shown -> {
@@ -157,13 +186,13 @@ public final class QueryStatusVerticle extends VerticleBase {
           return null;
         })
         // The pass logs the failure's message: make it say what the API server answered, or why it was not reached.
-        .recover(failure -> Future.failedFuture(new IllegalStateException(describe(failure), failure)));
+        .recover(failure -> Future.failedFuture(new IllegalStateException(ApiFailures.describe(failure), failure)));
   }
 
   private List<QueryState> queriesShowingAQuestion() {
     List<QueryState> found = new ArrayList<>();
     for (String namespace : namespaces) {
-      found.addAll(api.listShowingAQuestion(namespace));
+      found.addAll(api.listShowingAQuestion(namespace, this::showsAQuestion));
     }
     return found;
   }
@@ -204,16 +233,31 @@ public final class QueryStatusVerticle extends VerticleBase {
       if (state == null) {
         return Future.succeededFuture(Outcome.MISSING);
       }
-      if (state.isTerminal()) {
-        return Future.succeededFuture(Outcome.TERMINAL);
-      }
-      List<Question> waitingOn = pending.of(ref);
-      Future<Optional<StatusPatch>> wanted = waitingOn.isEmpty()
-          ? releaseIfSettled(state) : Future.succeededFuture(StatusPatch.waitingFor(state, waitingOn));
       // A replica that lost the worker role meanwhile leaves the patch to the new worker.
-      return wanted.compose(patch -> patch.isPresent() && fullPasses.isActive() ? apply(ref, patch.get())
-          : Future.succeededFuture(Outcome.UNCHANGED));
+      return wanted(state, pending.of(ref)).compose(patch -> patch.isPresent() && fullPasses.isActive()
+          ? apply(ref, patch.get())
+          : Future.succeededFuture(state.isTerminal() ? Outcome.TERMINAL : Outcome.UNCHANGED));
     });
+  }
+
+  /**
+   * What the Query should show. A finished Query gets no new question shown on it; in condition mode a condition
+   * still {@code True} on it turns {@code False}, since nothing keeps it waiting any more.
+   */
+  private Future<Optional<StatusPatch>> wanted(QueryState state, List<Question> waitingOn) {
+    if (settings.queryStatusMode() == KubeSettings.QueryStatusMode.CONDITION) {
+      return Future.succeededFuture(AwaitingHumanCondition.wanted(state, state.isTerminal() ? List.of() : waitingOn,
+          clock.instant()));
+    }
+    if (state.isTerminal()) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    return waitingOn.isEmpty() ? releaseIfSettled(state) : Future.succeededFuture(StatusPatch.waitingFor(state, waitingOn));
+  }
+
+  private boolean showsAQuestion(QueryState query) {
+    return settings.queryStatusMode() == KubeSettings.QueryStatusMode.CONDITION ? AwaitingHumanCondition.shows(query)
+        : query.isWaiting() || query.waitingFor() != null;
   }
 
   /**
@@ -257,33 +301,15 @@ public final class QueryStatusVerticle extends VerticleBase {
   private void failed(QueryRef ref, Throwable failure) {
     count(Outcome.FAILED);
     int attempts = failures.merge(ref, 1, Integer::sum);
-    if (attempts == 1 && !isConflict(failure)) {
-      LOG.warn("Query {} status could not be reconciled ({}); retrying with backoff", ref, describe(failure));
+    if (attempts == 1 && !ApiFailures.isConflict(failure)) {
+      LOG.warn("Query {} status could not be reconciled ({}); retrying with backoff", ref, ApiFailures.describe(failure));
     } else {
-      LOG.debug("Query {} status not reconciled yet (attempt {}): {}", ref, attempts, describe(failure));
+      LOG.debug("Query {} status not reconciled yet (attempt {}): {}", ref, attempts, ApiFailures.describe(failure));
     }
   }
 
   private boolean inScope(QueryRef ref) {
     return namespaces.contains(KubeSettings.ALL_NAMESPACES) || namespaces.contains(ref.namespace());
-  }
-
-  /** The Query changed between read and patch (its controller wrote it): normal, read again. */
-  private static boolean isConflict(Throwable failure) {
-    return failure instanceof KubernetesClientException e && e.getCode() == HttpURLConnection.HTTP_CONFLICT;
-  }
-
-  private static String describe(Throwable failure) {
-    if (failure instanceof KubernetesClientException e && e.getCode() > 0) {
-      String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : "";
-      return "Kubernetes API answered " + e.getCode() + (reason.isEmpty() ? "" : ": " + reason);
-    }
-    // No answer from the API server: the innermost cause says why (unknown host, refused, timed out).
-    Throwable cause = failure;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
-    return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
   }
 
   private <T> Future<T> blocking(Callable<T> call) {

@@ -59,7 +59,8 @@ record StatusPatch(JsonObject body, String description) {
     return patch(now, status, "running again: question " + now.shownQuestionId() + " is settled and none is pending");
   }
 
-  private static Optional<StatusPatch> patch(QueryState now, JsonObject status, String description) {
+  /** A patch of {@code status} (nothing when it is empty) with the precondition of the version it was decided on. */
+  static Optional<StatusPatch> patch(QueryState now, JsonObject status, String description) {
     if (status.isEmpty()) {
       return Optional.empty();
     }

@@ -2,30 +2,84 @@ package ark.broker.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
-/** fabric8's mock API server in CRUD mode, with Ark's Query CRD, as the broker and a test both see it. */
-final class MockCluster {
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * fabric8's mock API server in CRUD mode with Ark's CRDs as Ark ships them (Query, A2ATask, MCPServer), as the
+ * broker and a test both see it; every write to those resources is checked against its CRD's schema.
+ */
+final class MockCluster implements AutoCloseable {
+  static final String QUERY_CRD = "/kube/ark/ark.mckinsey.com_queries.yaml";
+  static final String A2A_TASK_CRD = "/kube/ark/ark.mckinsey.com_a2atasks.yaml";
+  static final String MCP_SERVER_CRD = "/kube/ark/ark.mckinsey.com_mcpservers.yaml";
+  /** The Query CRD change that the opt-in {@code kube.queryStatusMode: phase} needs. */
+  static final String WAITING_PHASE_PATCH = "/kube/query-crd-waiting-phase.patch.yaml";
+
   static final String NAMESPACE = "agents";
   /** The broker's credentials in its kubeconfig, which tell its requests apart from the test's own. */
   static final String BROKER_TOKEN = "not-checked-by-the-mock";
   static final String BROKER_AUTHORIZATION = "Bearer " + BROKER_TOKEN;
 
-  private final KubernetesClient client;
+  final KubernetesMockServer server;
+  final KubernetesClient client;
+  private final SchemaCheckedDispatcher api;
 
-  MockCluster(KubernetesClient client) {
-    this.client = client;
-    client.apiextensions().v1().customResourceDefinitions()
-        .load(MockCluster.class.getResourceAsStream("/kube/query-crd.yaml")).create();
+  /** With Ark's CRDs as shipped. */
+  static MockCluster stock() {
+    return new MockCluster(CrdSchema.load(QUERY_CRD));
+  }
+
+  /** With the Query CRD that carries the opt-in {@code waiting} phase. */
+  static MockCluster withWaitingPhase() {
+    return new MockCluster(CrdSchema.load(QUERY_CRD, WAITING_PHASE_PATCH));
+  }
+
+  private MockCluster(CrdSchema queries) {
+    Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+    api = new SchemaCheckedDispatcher(expectations);
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, api, false);
+    server.init();
+    client = server.createClient();
+    for (CrdSchema crd : List.of(queries, CrdSchema.load(A2A_TASK_CRD), CrdSchema.load(MCP_SERVER_CRD))) {
+      client.apiextensions().v1().customResourceDefinitions()
+          .resource(Serialization.unmarshal(crd.crd.toString(), CustomResourceDefinition.class)).create();
+      api.check(crd);
+    }
+  }
+
+  /** Fails with what was wrong if any write to an Ark resource broke its CRD's schema (the server refused it). */
+  void assertEveryWriteMatchedItsSchema() {
+    assertThat(api.refused()).as("writes the API server would refuse").isEmpty();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
   }
 
   /** A kubeconfig for the broker: this server, with {@link #NAMESPACE} as the context's namespace. */
@@ -100,6 +154,18 @@ final class MockCluster {
 
   JsonObject status(String name) {
     return status(NAMESPACE, name);
+  }
+
+  /** The RBAC rights ({@link #rbacRight}) of every request the broker made so far; takes them off the server's record. */
+  Set<String> rightsTheBrokerUsed() throws InterruptedException {
+    Set<String> used = new TreeSet<>();
+    for (RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS); request != null;
+         request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
+      if (BROKER_AUTHORIZATION.equals(request.getHeader("Authorization"))) {
+        used.add(rbacRight(request.getMethod(), request.getPath()));
+      }
+    }
+    return used;
   }
 
   /**

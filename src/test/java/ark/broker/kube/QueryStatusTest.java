@@ -9,14 +9,10 @@ import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
@@ -24,7 +20,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,32 +27,30 @@ import static ark.broker.testing.Eventually.until;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A whole broker against fabric8's mock API server (CRUD mode, Ark's Query CRD with its status
- * subresource): what a Query's status shows while its questions are pending, and after.
+ * A whole broker against fabric8's mock API server (CRUD mode, Ark's Query CRD with the opt-in waiting-phase
+ * patch): what a Query's status shows in {@code kube.queryStatusMode: phase} while its questions are pending, and
+ * after.
  */
-@EnableKubernetesMockClient(crud = true, https = false)
-class QueryStatusTest {
+class QueryStatusTest extends AgainstMockCluster {
   KubernetesMockServer server;
   KubernetesClient client;
-  @TempDir
-  Path dir;
-  MockCluster cluster;
-  TestBroker broker;
+
+  @Override
+  MockCluster newCluster() {
+    return MockCluster.withWaitingPhase();
+  }
 
   @BeforeEach
-  void start() throws Exception {
-    cluster = new MockCluster(client);
+  void start() {
+    server = cluster.server;
+    client = cluster.client;
   }
 
-  @AfterEach
-  void stop() throws Exception {
-    if (broker != null) {
-      broker.close();
-    }
-  }
-
+  /** The opt-in mode these tests cover, on the CRD that carries it; A2ATask approvals are ApprovalsTest's. */
   private TestBroker startBroker() throws Exception {
-    return TestBroker.start(dir.resolve("data"), cluster.brokerConfig(dir));
+    JsonObject config = cluster.brokerConfig(dir);
+    config.getJsonObject("kube").put("queryStatusMode", "phase").put("approvals", new JsonObject().put("enabled", false));
+    return TestBroker.start(dir.resolve("data"), config);
   }
 
   /** Creates the Queries, running, and starts a broker that manages their namespace. */
@@ -253,25 +246,21 @@ class QueryStatusTest {
   }
 
   @Test
-  void theBrokerUsesExactlyTheRightsItsRoleGrants() throws Exception {
+  void theBrokerUsesExactlyTheRightsItsRoleGrantsOnQueries() throws Exception {
     startBrokerWithRunning("release-10");
     String id = ask("release-10", "call_1", "").getString("id");
     awaitWaitingFor("release-10", id);
     answer(id);
     awaitReleased("release-10");
 
-    Set<String> used = new TreeSet<>();
-    for (RecordedRequest request = server.takeRequest(1, TimeUnit.SECONDS); request != null;
-         request = server.takeRequest(100, TimeUnit.MILLISECONDS)) {
-      if (MockCluster.BROKER_AUTHORIZATION.equals(request.getHeader("Authorization"))) {
-        used.add(MockCluster.rbacRight(request.getMethod(), request.getPath()));
-      }
-    }
+    Set<String> used = cluster.rightsTheBrokerUsed();
     Role role = client.rbac().roles().load(Path.of("k8s/role.yaml").toFile()).item();
     Set<String> granted = new TreeSet<>();
     for (PolicyRule rule : role.getRules()) {
       assertThat(rule.getApiGroups()).containsExactly("ark.mckinsey.com");
-      rule.getResources().forEach(resource -> rule.getVerbs().forEach(verb -> granted.add(resource + " " + verb)));
+      // The rights on Queries; those on A2ATasks are ApprovalsTest's.
+      rule.getResources().stream().filter(resource -> resource.startsWith("queries"))
+          .forEach(resource -> rule.getVerbs().forEach(verb -> granted.add(resource + " " + verb)));
     }
 
     assertThat(used).isEqualTo(granted);

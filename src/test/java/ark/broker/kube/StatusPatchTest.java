@@ -25,7 +25,7 @@ class StatusPatchTest {
   }
 
   private static QueryState shows(Map<String, Object> status) {
-    return QueryState.of(REF.namespace(), REF.name(), "17", status);
+    return QueryState.of(REF.namespace(), REF.name(), "17", 1L, status);
   }
 
   private static Map<String, Object> waitingFor(String questionId, String since) {
