@@ -22,7 +22,8 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -61,6 +62,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class KubeManifestsTest {
   private static final Path K8S = Path.of("k8s");
+  /** What kubectl apply -k k8s/ applies, and what the overlays build on. */
+  private static final Path BASE = K8S.resolve("base");
+  private static final Path KAFKA_OVERLAY = K8S.resolve("overlays/kafka");
+  private static final Path WAITING_PHASE_OVERLAY = K8S.resolve("overlays/waiting-phase");
+  private static final Path STOCK_QUERY_CRD = Path.of("src/test/resources/kube/ark/ark.mckinsey.com_queries.yaml");
   private static final Path DEFAULTS = Path.of("conf/broker.json");
   /** Read by logback.xml and by the JVM, not by the broker's configuration. */
   private static final Set<String> LOGGING_VARIABLES = Set.of("LOG_LEVEL", "ACCESS_LOG_LEVEL");
@@ -83,14 +89,62 @@ class KubeManifestsTest {
   }
 
   @Test
-  void kubectlKustomizeRendersTheBrokerAndTheKafkaTopics() throws Exception {
-    assumeTrue(kubectlInstalled(), "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run does it)");
+  void theBaseRendersOneReplicaOnItsOwnVolumeAndNeedsNoKafka() throws Exception {
+    List<HasMetadata> base = rendered(K8S);
 
-    assertThat(kinds(parse(kustomize(K8S))))
-        .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Deployment", "Service", "MCPServer");
-    List<HasMetadata> topics = parse(kustomize(K8S.resolve("kafka")));
-    assertThat(topics).extracting(t -> t.getMetadata().getName())
-        .containsExactlyInAnyOrder("ark-broker.questions", "ark-broker.sessions");
+    assertThat(kinds(base))
+        .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "StatefulSet", "Service", "MCPServer");
+    StatefulSet broker = one(StatefulSet.class, base);
+    assertThat(broker.getSpec().getReplicas()).isEqualTo(1);
+    // The event log is on a PersistentVolumeClaim of the pod's own, not on a volume that dies with the pod.
+    String dataDir = ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, base).getData())
+        .getJsonObject("store").getString("dataDir");
+    VolumeMount data = broker.getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts().stream()
+        .filter(mount -> Path.of(dataDir).startsWith(mount.getMountPath())).findFirst()
+        .orElseThrow(() -> new AssertionError("nothing mounted at " + dataDir));
+    assertThat(broker.getSpec().getVolumeClaimTemplates()).extracting(claim -> claim.getMetadata().getName())
+        .containsExactly(data.getName());
+    PersistentVolumeClaim claim = broker.getSpec().getVolumeClaimTemplates().get(0);
+    assertThat(claim.getSpec().getResources().getRequests()).containsKey("storage");
+    assertThat(claim.getSpec().getStorageClassName()).as("the cluster's default StorageClass").isNull();
+    // No Kafka: no topics to create, no settings that point at a cluster that may not exist.
+    assertThat(one(ConfigMap.class, base).getData().keySet()).noneMatch(name -> name.startsWith("KAFKA_"));
+    assertThat(broker.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
+        .extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAFKA_"));
+    assertThat(base).noneMatch(object -> object.getApiVersion().contains("strimzi.io"));
+    assertThat(ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, base).getData())
+        .getJsonObject("kafka").getString("bootstrapServers")).isEmpty();
+  }
+
+  @Test
+  void theKafkaOverlayRendersThreeReplicasOnKafkaWithTheirTopics() throws Exception {
+    List<HasMetadata> kafka = rendered(KAFKA_OVERLAY);
+
+    assertThat(one(StatefulSet.class, kafka).getSpec().getReplicas()).isEqualTo(3);
+    Map<String, String> settings = one(ConfigMap.class, kafka).getData();
+    assertThat(settings.get("KAFKA_BOOTSTRAP_SERVERS")).isNotBlank();
+    assertThat(settings.keySet().stream().filter(name -> name.startsWith("KAFKA_"))).isSubsetOf(settingVariables());
+    assertThat(kafka).filteredOn(object -> object.getKind().equals("KafkaTopic")).hasSize(2);
+    // Everything else is the base's.
+    assertThat(kinds(kafka)).containsAll(kinds(rendered(K8S)));
+  }
+
+  @Test
+  void theWaitingPhaseOverlayTurnsTheModeOnAndItsCrdPatchMakesArksQueryCrdAcceptIt() throws Exception {
+    Map<String, String> settings = one(ConfigMap.class, rendered(WAITING_PHASE_OVERLAY)).getData();
+
+    KubeSettings kube = KubeSettings.from(ConfigLoader.applyEnvironment(defaults(), settings).getJsonObject("kube"));
+    assertThat(settings).containsEntry("KUBE_QUERY_STATUS_MODE", "phase");
+    assertThat(kube.queryStatusMode()).isEqualTo(KubeSettings.QueryStatusMode.PHASE);
+    // The command the overlay's kustomization.yaml gives, on Ark's CRD as it ships instead of a cluster's.
+    String patched = kubectl("patch", "-f", STOCK_QUERY_CRD.toString(), "--local", "--type", "json",
+        "--patch-file", WAITING_PHASE_OVERLAY.resolve("query-crd.patch.yaml").toString(), "-o", "yaml");
+    JsonNode status = YAML.readTree(patched).path("spec").path("versions").get(0)
+        .path("schema").path("openAPIV3Schema").path("properties").path("status").path("properties");
+    assertThat(StreamSupport.stream(status.path("phase").path("enum").spliterator(), false).map(JsonNode::asText))
+        .contains("waiting", "running", "done");
+    assertThat(status.path("waitingFor").path("properties").fieldNames()).toIterable()
+        .contains("since", "question", "taskId", "toolCallId");
   }
 
   @Test
@@ -99,12 +153,14 @@ class KubeManifestsTest {
     for (Path kustomization : files("kustomization.yaml")) {
       for (JsonNode resource : YAML.readTree(kustomization.toFile()).path("resources")) {
         Path file = kustomization.resolveSibling(resource.asText());
-        assertThat(file).as("listed in %s", kustomization).isRegularFile();
+        assertThat(Files.isRegularFile(file) || Files.isRegularFile(file.resolve("kustomization.yaml")))
+            .as("%s, listed in %s, is a file or a kustomization", file, kustomization).isTrue();
         listed.add(file.normalize());
       }
     }
     for (Path manifest : files(".yaml")) {
-      if (manifest.endsWith("kustomization.yaml")) {
+      // JSON patches are not objects; the waiting-phase test applies the one there is.
+      if (manifest.endsWith("kustomization.yaml") || manifest.toString().endsWith(".patch.yaml")) {
         continue;
       }
       List<HasMetadata> objects = parse(Files.readString(manifest));
@@ -145,7 +201,7 @@ class KubeManifestsTest {
     assertThat(containerPort(broker, "mcp")).isEqualTo(mcpPort);
     assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName, ServicePort::getPort,
         p -> p.getTargetPort().getStrVal()).containsExactlyInAnyOrder(tuple("http", 8080, "http"), tuple("mcp", 8081, "mcp"));
-    assertThat(one(Deployment.class, applied()).getSpec().getTemplate().getMetadata().getLabels())
+    assertThat(one(StatefulSet.class, applied()).getSpec().getTemplate().getMetadata().getLabels())
         .as("the Service selects the broker's pods").containsAllEntriesOf(service.getSpec().getSelector());
 
     JsonNode serviceRef = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
@@ -178,10 +234,9 @@ class KubeManifestsTest {
 
   @Test
   void thePodRunsUnprivilegedWithBoundedResources() throws Exception {
-    Deployment deployment = one(Deployment.class, applied());
+    StatefulSet deployment = one(StatefulSet.class, applied());
     Container broker = container();
 
-    assertThat(deployment.getSpec().getReplicas()).isEqualTo(3);
     assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
         .isEqualTo(one(ServiceAccount.class, applied()).getMetadata().getName());
     assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
@@ -210,7 +265,7 @@ class KubeManifestsTest {
         .orElseThrow(() -> new AssertionError("no volume mounted at " + tokensFile.getParent()));
     assertThat(mount.getReadOnly()).isTrue();
     assertThat(mount.getSubPath()).isNull();
-    Volume volume = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+    Volume volume = one(StatefulSet.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
         .filter(candidate -> candidate.getName().equals(mount.getName())).findFirst().orElseThrow();
     assertThat(volume.getSecret()).as("volume %s is a Secret", volume.getName()).isNotNull();
     assertThat(volume.getSecret().getOptional()).as("no pod starts without its tokens").isNotEqualTo(Boolean.TRUE);
@@ -247,7 +302,7 @@ class KubeManifestsTest {
 
     assertThat(exampleSecret(secretName).getStringData().get(secretKeyRef.path("key").asText())).startsWith("Bearer ");
     Set<String> secretsTheBrokerReads = new HashSet<>(Set.of(environmentSecret()));
-    one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+    one(StatefulSet.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
         .filter(volume -> volume.getSecret() != null).forEach(volume -> secretsTheBrokerReads.add(volume.getSecret().getSecretName()));
     assertThat(secretsTheBrokerReads).doesNotContain(secretName);
   }
@@ -268,14 +323,14 @@ class KubeManifestsTest {
 
   @Test
   void theKafkaTopicsAreTheOnesTheReplicasUseAndWhatTheBrokerAccepts() throws Exception {
+    List<HasMetadata> overlay = rendered(KAFKA_OVERLAY);
     Map<String, JsonNode> specs = new HashMap<>();
-    for (HasMetadata topic : parse(Files.readString(K8S.resolve("kafka/topics.yaml")))) {
+    for (HasMetadata topic : overlay.stream().filter(object -> object.getKind().equals("KafkaTopic")).toList()) {
       JsonNode spec = YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec");
       specs.put(spec.path("topicName").asText(), spec);
     }
-    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), environment()).getJsonObject("kafka");
+    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, overlay).getData()).getJsonObject("kafka");
 
-    assertThat(kafka.getString("bootstrapServers")).as("three replicas share their state through Kafka").isNotBlank();
     assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"));
     // The broker refuses a topic that deletes by age or has more than one partition.
     assertThat(specs.values()).allSatisfy(spec -> {
@@ -316,14 +371,14 @@ class KubeManifestsTest {
 
   /** The tokens.json of the example of the Secret that the Deployment mounts. */
   private static String exampleTokensFile() throws IOException {
-    List<String> mounted = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
+    List<String> mounted = one(StatefulSet.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
         .filter(volume -> volume.getSecret() != null).map(volume -> volume.getSecret().getSecretName()).toList();
     assertThat(mounted).hasSize(1);
     return exampleSecret(mounted.get(0)).getStringData().get("tokens.json");
   }
 
   private static Container container() throws IOException {
-    List<Container> containers = one(Deployment.class, applied()).getSpec().getTemplate().getSpec().getContainers();
+    List<Container> containers = one(StatefulSet.class, applied()).getSpec().getTemplate().getSpec().getContainers();
     assertThat(containers).hasSize(1);
     return containers.get(0);
   }
@@ -333,21 +388,24 @@ class KubeManifestsTest {
         .map(ContainerPort::getContainerPort).orElseThrow(() -> new AssertionError("no container port " + name));
   }
 
-  /** What {@code kubectl apply -k k8s/} applies. */
-  private static List<Path> applied() throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (JsonNode resource : YAML.readTree(K8S.resolve("kustomization.yaml").toFile()).path("resources")) {
-      files.add(K8S.resolve(resource.asText()));
+  /** The objects of the base's files, which {@code kubectl apply -k k8s/} applies (read without kubectl). */
+  private static List<HasMetadata> applied() throws IOException {
+    List<HasMetadata> objects = new ArrayList<>();
+    for (JsonNode resource : YAML.readTree(BASE.resolve("kustomization.yaml").toFile()).path("resources")) {
+      objects.addAll(parse(Files.readString(BASE.resolve(resource.asText()))));
     }
-    return files;
+    return objects;
   }
 
-  private static <T> T one(Class<T> type, List<Path> files) throws IOException {
-    List<T> found = new ArrayList<>();
-    for (Path file : files) {
-      parse(Files.readString(file)).stream().filter(type::isInstance).map(type::cast).forEach(found::add);
-    }
-    assertThat(found).as("one %s in %s", type.getSimpleName(), files).hasSize(1);
+  /** What {@code kubectl kustomize dir} renders; skips the test where kubectl is not installed. */
+  private static List<HasMetadata> rendered(Path dir) throws Exception {
+    assumeTrue(kubectlInstalled(), "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run does it)");
+    return parse(kubectl("kustomize", dir.toString()));
+  }
+
+  private static <T> T one(Class<T> type, List<HasMetadata> objects) {
+    List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+    assertThat(found).as("one %s", type.getSimpleName()).hasSize(1);
     return found.get(0);
   }
 
@@ -405,12 +463,17 @@ class KubeManifestsTest {
     }
   }
 
-  private static String kustomize(Path dir) throws Exception {
-    Process kubectl = new ProcessBuilder("kubectl", "kustomize", dir.toString()).start();
+  /** Runs kubectl without a cluster (no kubeconfig) and returns what it printed. */
+  private static String kubectl(String... arguments) throws Exception {
+    List<String> command = new ArrayList<>(List.of("kubectl"));
+    command.addAll(List.of(arguments));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("KUBECONFIG", "/dev/null");
+    Process kubectl = builder.start();
     String out = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     String err = new String(kubectl.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(kubectl.exitValue()).as("kubectl kustomize %s: %s", dir, err).isZero();
+    assertThat(kubectl.exitValue()).as("%s: %s", command, err).isZero();
     return out;
   }
 }

@@ -33,6 +33,19 @@ class StartupIT {
   }
 
   @Test
+  void withKafkaUnreachableItExitsWithOneClearMessage() throws Exception {
+    // Nothing listens on a free port: Kafka never answers.
+    String kafka = "127.0.0.1:" + BrokerProcess.freePort();
+    try (BrokerProcess broker = BrokerProcess.launch(dataDir, BrokerProcess.freePort(), Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka))) {
+      assertThat(broker.awaitExit(Duration.ofSeconds(60))).isEqualTo(1);
+      String output = broker.output();
+      assertThat(output.lines().filter(line -> line.contains("failed to start")))
+          .singleElement().asString().contains("Kafka at " + kafka);
+      assertThat(output).doesNotContain("Promise already completed").doesNotContain("\tat ");
+    }
+  }
+
+  @Test
   void arksPortVariableSetsTheRestPort() throws Exception {
     int port = BrokerProcess.freePort();
     try (BrokerProcess broker = BrokerProcess.start(dataDir, port, Map.of("PORT", Integer.toString(port)))) {

@@ -20,7 +20,8 @@ import io.vertx.core.Future;
  * returns a task at once whose result is the answer. Either way the same tool call asked again finds
  * the question it already asked.
  */
-record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks) implements Tool.Handler {
+record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks, Caller.Unattributed unattributed)
+    implements Tool.Handler {
   static final String NAME = "ask_question";
   static final String RESUME_KIND = "ask";
   private static final String DESCRIPTION = """
@@ -96,7 +97,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     return resume(ctx, QuestionWatch.resumedQuestion(state)).map(JsonNode.class::cast);
   }
 
-  private static NewQuestion request(RequestContext ctx, ObjectNode arguments) {
+  private NewQuestion request(RequestContext ctx, ObjectNode arguments) {
     Caller caller = Caller.of(ctx, arguments);
     ObjectNode question = arguments.deepCopy();
     question.put("sender", caller.agent());
@@ -107,7 +108,9 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     if (caller.toolCallId() != null) {
       question.put("toolCallId", caller.toolCallId());
     }
-    return QuestionRequests.create(question);
+    NewQuestion request = QuestionRequests.create(question);
+    unattributed.note(caller);
+    return request;
   }
 
   private static ObjectNode inputSchema() {

@@ -5,10 +5,15 @@ import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.auth.Actor;
 import ark.broker.auth.AuthMethod;
+import ark.broker.auth.PrincipalKind;
 import ark.broker.question.InvalidQuestionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
@@ -73,6 +78,33 @@ record Caller(Actor actor, String agent, JsonNode query, String toolCallId) {
     String client = ctx.session().clientName();
     String safe = UNSAFE.matcher(client).replaceAll("-");
     return safe.isEmpty() || !Character.isLetterOrDigit(safe.charAt(0)) ? "ark://agents/unknown" : "ark://agents/" + safe;
+  }
+
+  /**
+   * Says what asked questions could not be attributed to, and how to fix it, once per broker (so once per
+   * process): the broker works without it, and every later question would only repeat the line.
+   */
+  static final class Unattributed {
+    private static final Logger LOG = LoggerFactory.getLogger(Caller.class);
+    private final AtomicBoolean toldNoQuery = new AtomicBoolean();
+    private final AtomicBoolean toldNoAgent = new AtomicBoolean();
+
+    void note(Caller caller) {
+      if (caller.query() == null && toldNoQuery.compareAndSet(false, true)) {
+        LOG.info("A question was asked over MCP without naming its Query (no _meta, no X-Ark-Query-Namespace and "
+            + "X-Ark-Query-Name headers, no query argument): such questions are not shown on any Query's status. "
+            + "Ark sends the headers when the Query's spec.overrides set them for the broker's MCPServer "
+            + "(k8s/examples/identity.example.yaml). Said once.");
+      }
+      Actor actor = caller.actor();
+      if (actor.principal().kind() == PrincipalKind.SERVICE && actor.actingFor() == null
+          && toldNoAgent.compareAndSet(false, true)) {
+        LOG.warn("Service {} asked over MCP without naming the agent it asks for (no X-Ark-Agent header): its "
+            + "questions are its own, so every agent it serves sees them all. Set X-Ark-Agent in each Agent's "
+            + "spec.overrides for the broker's MCPServer (k8s/examples/identity.example.yaml). Said once.",
+            actor.principal().name());
+      }
+    }
   }
 
   private static String firstText(JsonNode meta, String header, JsonNode argument) {

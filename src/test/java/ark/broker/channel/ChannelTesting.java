@@ -16,7 +16,7 @@ import java.util.HexFormat;
 import java.util.function.Predicate;
 
 /** Configuration pointing a broker at the fakes, and requests signed exactly the way Slack and GitHub sign theirs. */
-final class ChannelTesting {
+public final class ChannelTesting {
   static final String SLACK_SECRET = secretFor("slack");
   static final String GITHUB_SECRET = secretFor("github");
   static final String WEBHOOK_SECRET = secretFor("webhook");
@@ -32,7 +32,7 @@ final class ChannelTesting {
   }
 
   /** All three channels on, pointing at the fakes (any may be null: that channel stays off), with quick retries. */
-  static JsonObject config(FakeSlack slack, FakeGitHub github, FakeService webhook) {
+  public static JsonObject config(FakeSlack slack, FakeGitHub github, FakeService webhook) {
     JsonObject channels = new JsonObject()
         .put("retryBaseMillis", 100)
         .put("retryMaxMillis", 1000)
@@ -71,7 +71,7 @@ final class ChannelTesting {
   }
 
   /** The question's delivery record for a channel name, or null. */
-  static JsonObject delivery(JsonObject question, String channel) {
+  public static JsonObject delivery(JsonObject question, String channel) {
     JsonArray deliveries = question.getJsonArray("deliveries", new JsonArray());
     for (int i = 0; i < deliveries.size(); i++) {
       if (deliveries.getJsonObject(i).getString("channel").equals(channel)) {
@@ -82,7 +82,7 @@ final class ChannelTesting {
   }
 
   /** Who the question's history says answered it ({@code broker} must be allowed to read the history), or null. */
-  static JsonObject whoAnswered(TestBroker broker, String id) throws Exception {
+  public static JsonObject whoAnswered(TestBroker broker, String id) throws Exception {
     JsonArray items = broker.get("/questions/" + id + "/events").json().getJsonArray("items");
     return items.stream().map(JsonObject.class::cast).filter(item -> item.getString("type").equals("question_answered"))
         .map(item -> item.getJsonObject("by")).findFirst().orElse(null);
@@ -107,12 +107,12 @@ final class ChannelTesting {
     return broker.send(request);
   }
 
-  static Response slack(TestBroker broker, JsonObject payload) throws Exception {
+  public static Response slack(TestBroker broker, JsonObject payload) throws Exception {
     return slack(broker, payload, Instant.now().getEpochSecond(), SLACK_SECRET);
   }
 
   /** A click on the button whose value is {@code value}, as Slack posts it. */
-  static JsonObject click(FakeSlack.Message message, String value, String userId) {
+  public static JsonObject click(FakeSlack.Message message, String value, String userId) {
     JsonArray blocks = message.posted().getJsonArray("blocks");
     for (int i = 0; i < blocks.size(); i++) {
       JsonObject block = blocks.getJsonObject(i);

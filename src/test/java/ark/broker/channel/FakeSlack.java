@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * views.open and conversations.history (with message metadata). Checks the bot token like Slack does.
  * Tests can make postMessage fail for a while, or hold the reply of a method (having done it) until released.
  */
-final class FakeSlack extends FakeService {
+public final class FakeSlack extends FakeService {
   static final String TOKEN = "xoxb-test-token";
 
   /** A message in a conversation, as Slack keeps it. */
-  record Message(String channel, String ts, JsonObject posted) {
+  public record Message(String channel, String ts, JsonObject posted) {
     JsonObject metadata() {
       return posted.getJsonObject("metadata");
     }
@@ -45,7 +45,7 @@ final class FakeSlack extends FakeService {
     super(null);
   }
 
-  static FakeSlack start() throws IOException {
+  public static FakeSlack start() throws IOException {
     return new FakeSlack();
   }
 
@@ -78,7 +78,7 @@ final class FakeSlack extends FakeService {
     }
   }
 
-  List<Message> messagesFor(String questionId) {
+  public List<Message> messagesFor(String questionId) {
     return messages.stream().filter(m -> questionId.equals(m.questionId())).toList();
   }
 

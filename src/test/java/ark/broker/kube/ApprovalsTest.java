@@ -1,17 +1,23 @@
 package ark.broker.kube;
 
+import ark.broker.channel.ChannelTesting;
+import ark.broker.channel.FakeSlack;
 import ark.broker.testing.Identities;
 import ark.broker.testing.TestBroker;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static ark.broker.testing.Eventually.until;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,12 +29,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ApprovalsTest extends AgainstMockCluster {
   private static final String NAMESPACE = MockCluster.NAMESPACE;
+  private static final String ANN_SLACK = "U0ANN";
 
   /** Authentication on, approvals for Ann's team, and a long resync: only the watch makes things prompt. */
   private TestBroker startBroker() throws Exception {
-    JsonObject config = cluster.brokerConfig(dir).mergeIn(Identities.config(dir), true);
+    return startBroker(new JsonObject(), new JsonObject());
+  }
+
+  /** The same, with {@code approvals} settings and {@code overrides} merged in. */
+  private TestBroker startBroker(JsonObject approvals, JsonObject overrides) throws Exception {
+    JsonObject config = cluster.brokerConfig(dir).mergeIn(Identities.config(dir), true).mergeIn(overrides, true);
     config.getJsonObject("kube").put("resyncSeconds", 3600)
-        .put("approvals", new JsonObject().put("recipient", Identities.TEAM));
+        .put("approvals", new JsonObject().put("recipient", Identities.TEAM).mergeIn(approvals));
     broker = TestBroker.start(dir.resolve("data"), config);
     return broker;
   }
@@ -105,6 +117,32 @@ class ApprovalsTest extends AgainstMockCluster {
     assertThat(history.getJsonObject(1).getJsonObject("by").getString("principal")).isEqualTo(Identities.HUMAN_NAME);
   }
 
+  @Test
+  void anApprovalAnsweredInSlackIsWrittenBackAsArkApiWritesIt() throws Exception {
+    try (FakeSlack slack = FakeSlack.start()) {
+      // Ann is the Slack account U0ANN and one of the approvers.
+      JsonObject channels = ChannelTesting.config(slack, null, null);
+      JsonObject directory = channels.getJsonObject("channels").getJsonObject("directory");
+      directory.getJsonObject("users").put("ann", new JsonObject().put("slack", ANN_SLACK));
+      directory.getJsonObject("teams").put(Identities.TEAM.substring("ark://teams/".length()), new JsonArray().add("ann"));
+      startBroker(new JsonObject().put("channels", new JsonArray().add("slack")), channels);
+      createApprovalTask("a2a-task-8", "deploy", "{\"env\":\"prod\"}");
+
+      String id = awaitQuestion("a2a-task-8", "pending").getString("id");
+      until("the approval posted in Slack", () -> broker.as(Identities.ADMIN).get("/questions/" + id).json(),
+          question -> ChannelTesting.delivery(question, "slack") != null);
+      FakeSlack.Message post = slack.messagesFor(id).get(0);
+      TestBroker.Response clicked = ChannelTesting.slack(broker, ChannelTesting.click(post, "approve", ANN_SLACK));
+
+      assertThat(clicked.status()).as(clicked.body()).isEqualTo(200);
+      until("the decision on the task", () -> spec("a2a-task-8").getString("input"),
+          input -> "{\"decision\": \"approved\"}".equals(input));
+      JsonObject by = ChannelTesting.whoAnswered(broker.as(Identities.ADMIN), id);
+      assertThat(by.getString("principal")).isEqualTo(Identities.HUMAN_NAME);
+      assertThat(by.getString("userAgent")).isEqualTo("slack:" + ANN_SLACK);
+    }
+  }
+
   /** Creates an approval task, answers its question as Ann and returns what then stands in the task's spec.input. */
   private String decisionAfterAnswering(String task, String answer) throws Exception {
     createApprovalTask(task, "delete_branch", "{}");
@@ -157,8 +195,14 @@ class ApprovalsTest extends AgainstMockCluster {
     startBroker();
     decisionAfterAnswering("a2a-task-7", "approve");
 
-    // docs/kubernetes.md, RBAC: a2atasks get, list, watch, patch.
+    // The Role of k8s/base grants them (docs/kubernetes.md, RBAC: a2atasks get, list, watch, patch).
+    Role role = cluster.client.rbac().roles().load(Path.of("k8s/base/role.yaml").toFile()).item();
+    Set<String> granted = new TreeSet<>();
+    role.getRules().stream().filter(rule -> rule.getResources().contains("a2atasks"))
+        .forEach(rule -> rule.getVerbs().forEach(verb -> granted.add("a2atasks " + verb)));
+
     assertThat(cluster.rightsTheBrokerUsed().stream().filter(right -> right.startsWith("a2atasks")))
+        .containsExactlyInAnyOrderElementsOf(granted)
         .containsExactlyInAnyOrder("a2atasks get", "a2atasks list", "a2atasks watch", "a2atasks patch");
   }
 }

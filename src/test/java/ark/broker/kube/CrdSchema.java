@@ -15,6 +15,7 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
@@ -47,11 +48,18 @@ final class CrdSchema {
         .getSchema(jsonSchema(openApi), SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build());
   }
 
-  /** Reads a CRD from the test resources, with the JSON patches ({@code - op: ...} YAML lists) applied in order. */
-  static CrdSchema load(String resource, String... patches) {
+  /**
+   * Reads a CRD from the test resources, with the JSON patches ({@code - op: ...} YAML files, such as the one
+   * k8s/overlays/waiting-phase/ ships) applied in order.
+   */
+  static CrdSchema load(String resource, Path... patches) {
     JsonNode crd = yaml(resource);
-    for (String patch : patches) {
-      crd = JsonPatch.apply(yaml(patch), crd);
+    for (Path patch : patches) {
+      try {
+        crd = JsonPatch.apply(YAML.readTree(patch.toFile()), crd);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
     return new CrdSchema(crd);
   }

@@ -37,7 +37,7 @@ final class MockCluster implements AutoCloseable {
   static final String A2A_TASK_CRD = "/kube/ark/ark.mckinsey.com_a2atasks.yaml";
   static final String MCP_SERVER_CRD = "/kube/ark/ark.mckinsey.com_mcpservers.yaml";
   /** The Query CRD change that the opt-in {@code kube.queryStatusMode: phase} needs. */
-  static final String WAITING_PHASE_PATCH = "/kube/query-crd-waiting-phase.patch.yaml";
+  static final Path WAITING_PHASE_PATCH = Path.of("k8s/overlays/waiting-phase/query-crd.patch.yaml");
 
   static final String NAMESPACE = "agents";
   /** The broker's credentials in its kubeconfig, which tell its requests apart from the test's own. */

@@ -254,7 +254,7 @@ class QueryStatusTest extends AgainstMockCluster {
     awaitReleased("release-10");
 
     Set<String> used = cluster.rightsTheBrokerUsed();
-    Role role = client.rbac().roles().load(Path.of("k8s/role.yaml").toFile()).item();
+    Role role = client.rbac().roles().load(Path.of("k8s/base/role.yaml").toFile()).item();
     Set<String> granted = new TreeSet<>();
     for (PolicyRule rule : role.getRules()) {
       assertThat(rule.getApiGroups()).containsExactly("ark.mckinsey.com");
