@@ -108,12 +108,15 @@ public final class Messages {
   }
 
   /**
-   * A request a channel's service sent to {@code POST /channels/{channel}/events}, passed on untouched so
-   * the channel room can check its signature over the exact bytes.
+   * A request a channel's service sent to {@code POST /channels/{channel}/events} (or a person's browser to
+   * {@code /channels/{channel}/answer}), passed on untouched so the channel room can check its signature over the
+   * exact bytes.
    *
+   * @param method the HTTP method, {@code GET} or {@code POST}
+   * @param query the raw query string, or null
    * @param headers the request's headers, names in lower case (the first value of each)
    */
-  public record InboundRequest(String channel, Map<String, String> headers, Buffer body) {
+  public record InboundRequest(String channel, String method, String query, Map<String, String> headers, Buffer body) {
     public InboundRequest {
       headers = Map.copyOf(headers);
     }

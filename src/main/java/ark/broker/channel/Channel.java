@@ -5,6 +5,7 @@ import ark.broker.question.Question;
 import io.vertx.core.Future;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One kind of place where questions are shown to people (Slack, GitHub, a webhook). It knows which
@@ -17,6 +18,15 @@ public interface Channel {
 
   /** The destination a name from a question's {@code channels} means here, or null if the name is not this channel's or not configured. */
   Destination resolve(String name);
+
+  /**
+   * The destinations a name means for this question: a channel that reaches people one by one (email, Slack
+   * direct messages) has one per recipient it can reach; empty if the name is not this channel's.
+   */
+  default List<Destination> resolve(String name, Question question) {
+    Destination destination = resolve(name);
+    return destination == null ? List.of() : List.of(destination);
+  }
 
   /**
    * What a channel name asks of the channel {@code kind}: {@code fallback} for the bare kind ("slack"),

@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.channel.email.EmailSettings;
 import ark.broker.channel.github.GitHubSettings;
 import ark.broker.channel.slack.SlackSettings;
 import ark.broker.channel.webhook.WebhookSettings;
@@ -30,7 +31,8 @@ public record ChannelSettings(
     Directory directory,
     SlackSettings slack,
     GitHubSettings github,
-    WebhookSettings webhook) {
+    WebhookSettings webhook,
+    EmailSettings email) {
 
   public static ChannelSettings from(JsonObject channels) {
     List<RoutingRule> routes = new ArrayList<>();
@@ -48,7 +50,8 @@ public record ChannelSettings(
         Directory.from(channels.getJsonObject("directory")),
         enabled(channels, "slack") ? SlackSettings.from(channels.getJsonObject("slack")) : null,
         enabled(channels, "github") ? GitHubSettings.from(channels.getJsonObject("github")) : null,
-        enabled(channels, "webhook") ? WebhookSettings.from(channels.getJsonObject("webhook")) : null);
+        enabled(channels, "webhook") ? WebhookSettings.from(channels.getJsonObject("webhook")) : null,
+        enabled(channels, "email") ? EmailSettings.from(channels.getJsonObject("email")) : null);
   }
 
   private static Backoff backoff(JsonObject channels) {

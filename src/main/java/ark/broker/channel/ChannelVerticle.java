@@ -8,6 +8,7 @@ import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.StoreClient;
 import ark.broker.bus.StoreFailure.Reason;
 import ark.broker.bus.WorkerRole;
+import ark.broker.channel.email.EmailChannel;
 import ark.broker.channel.github.GitHubChannel;
 import ark.broker.channel.slack.SlackChannel;
 import ark.broker.channel.webhook.WebhookChannel;
@@ -26,7 +27,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Slack, GitHub and the webhook: questions out to where people read them, answers back from there.
+ * Slack, GitHub, the webhook and email: questions out to where people read them, answers back from there.
  * Outbound delivery is once-only work, done by the {@link Dispatcher} while this replica is the worker;
  * inbound requests (button clicks, comments) are handled on whichever replica they reach. Everything
  * goes through the store on the bus; nothing here holds state another replica needs.
@@ -70,6 +71,11 @@ public final class ChannelVerticle extends VerticleBase {
     }
     if (settings.webhook() != null) {
       channels.add(new WebhookChannel(client, settings.webhook(), clock));
+    }
+    if (settings.email() != null) {
+      EmailChannel email = new EmailChannel(vertx, settings.email(), settings.directory(), settings.requestTimeoutMillis(), clock);
+      channels.add(email);
+      inbound.put("email", email.answerPage(answering));
     }
     dispatcher = new Dispatcher(vertx, store, new Destinations(channels, settings.routes()), settings.backoff(),
         settings.resyncMillis(), clock);
@@ -160,6 +166,9 @@ public final class ChannelVerticle extends VerticleBase {
     }
     if (settings.webhook() != null) {
       names.add("webhook");
+    }
+    if (settings.email() != null) {
+      names.add("email (SMTP " + settings.email().host() + ":" + settings.email().port() + ")");
     }
     return names;
   }

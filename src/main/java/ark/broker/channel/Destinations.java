@@ -24,19 +24,18 @@ final class Destinations {
   List<Destination> of(Question question) {
     Map<String, Destination> byKey = new LinkedHashMap<>();
     for (String name : names(question)) {
-      Destination destination = resolve(name);
-      if (destination != null) {
+      for (Destination destination : resolve(name, question)) {
         byKey.putIfAbsent(destination.key(), destination);
       }
     }
     return List.copyOf(byKey.values());
   }
 
-  /** Names that no enabled channel serves, so an operator can see why a question was not delivered. */
+  /** Names that no enabled channel serves (or that reach none of its recipients), so an operator can see why a question was not delivered. */
   List<String> unserved(Question question) {
     List<String> unserved = new ArrayList<>();
     for (String name : names(question)) {
-      if (resolve(name) == null) {
+      if (resolve(name, question).isEmpty()) {
         unserved.add(name);
       }
     }
@@ -63,13 +62,13 @@ final class Destinations {
     return names;
   }
 
-  private Destination resolve(String name) {
+  private List<Destination> resolve(String name, Question question) {
     for (Channel channel : channels) {
-      Destination destination = channel.resolve(name);
-      if (destination != null) {
-        return destination;
+      List<Destination> destinations = channel.resolve(name, question);
+      if (!destinations.isEmpty()) {
+        return destinations;
       }
     }
-    return null;
+    return List.of();
   }
 }

@@ -110,7 +110,7 @@ final class Dispatcher {
     if (change.type() == EventType.CREATED) {
       List<String> unserved = destinations.unserved(question);
       if (!unserved.isEmpty()) {
-        LOG.warn("Question {} names channels {} that no enabled channel serves; it stays answerable over REST",
+        LOG.warn("Question {} names channels {} that no enabled channel serves or that reach none of its recipients; it stays answerable over REST",
             question.id(), unserved);
       }
     }

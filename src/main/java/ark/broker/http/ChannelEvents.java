@@ -14,10 +14,14 @@ import java.util.Map;
 
 /**
  * {@code POST /channels/{channel}/events}: what Slack, GitHub and other channels send back (button
- * clicks, comments). Passed as it came, raw body and headers, to the channel room, which checks the
- * signature and decides the answer; this surface only writes that answer back.
+ * clicks, comments); {@code GET} and {@code POST /channels/{channel}/answer}: the answer page an emailed link
+ * opens. Passed as it came, raw body, query and headers, to the channel room, which checks the signature
+ * and decides the answer; this surface only writes that answer back.
  */
 record ChannelEvents(EventBus bus, long timeoutMillis) {
+  /** A channel may answer with a page for a person (the email answer page): it loads nothing and goes nowhere else. */
+  private static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
   void forward(RoutingContext ctx) {
     Map<String, String> headers = new HashMap<>();
@@ -26,9 +30,15 @@ record ChannelEvents(EventBus bus, long timeoutMillis) {
     DeliveryOptions options = new DeliveryOptions()
         .setSendTimeout(timeoutMillis)
         .addHeader(Addresses.REQUEST_ID_HEADER, RequestLog.requestId(ctx));
-    bus.<InboundResponse>request(Addresses.CHANNELS_INBOUND, new InboundRequest(ctx.pathParam("channel"), headers, body), options)
+    bus.<InboundResponse>request(Addresses.CHANNELS_INBOUND, new InboundRequest(ctx.pathParam("channel"),
+            ctx.request().method().name(), ctx.request().query(), headers, body), options)
         .onSuccess(reply -> ctx.response()
             .setStatusCode(reply.body().status())
+            .putHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            // An answer link carries a token: no page may learn it from a Referer, no cache may keep it.
+            .putHeader("Referrer-Policy", "no-referrer")
+            .putHeader("Cache-Control", "no-store")
+            .putHeader("X-Content-Type-Options", "nosniff")
             .putHeader("Content-Type", reply.body().contentType())
             .end(reply.body().body()))
         .onFailure(ctx::fail);

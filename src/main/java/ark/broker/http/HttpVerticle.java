@@ -7,6 +7,7 @@ import ark.broker.web.HostPolicy;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -63,9 +64,12 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/questions/:id/events").handler(questions::events);
     router.patch("/questions/:id").handler(body).handler(questions::answer);
     router.delete("/questions/:id").handler(questions::cancel);
-    router.post("/channels/:channel/events")
-        .handler(BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes()))
-        .handler(new ChannelEvents(vertx.eventBus(), settings.inboundTimeoutMillis())::forward);
+    BodyHandler channelBody = BodyHandler.create(false).setBodyLimit(settings.channelBodyLimitBytes());
+    ChannelEvents channelEvents = new ChannelEvents(vertx.eventBus(), settings.inboundTimeoutMillis());
+    router.post("/channels/:channel/events").handler(channelBody).handler(channelEvents::forward);
+    // An emailed answer link: the page (GET) and its form (POST); the token in them is the credential.
+    router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
+        .handler(channelBody).handler(channelEvents::forward);
     // The dashboard: one page that lists and answers questions through this same API.
     router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
         .handler(StaticHandler.create("webroot").setCachingEnabled(false));

@@ -20,6 +20,8 @@ final class RequestLog implements Handler<RoutingContext> {
   private static final Logger ACCESS = LoggerFactory.getLogger("ark.broker.http.access");
   private static final Pattern SANE_ID = Pattern.compile("[A-Za-z0-9._:@+=/-]{1,128}");
   private static final String KEY = "requestId";
+  /** An emailed answer link's token is a credential: the access log keeps the link without it. */
+  private static final Pattern TOKEN = Pattern.compile("(?<=[?&]token=)[^&]*");
   /** Clients choose method names: only standard ones become tags, so metrics stay bounded. */
   private static final java.util.Set<String> STANDARD_METHODS =
       java.util.Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
@@ -55,7 +57,7 @@ final class RequestLog implements Handler<RoutingContext> {
           .register(meters)
           .record(nanos, TimeUnit.NANOSECONDS);
       if (ACCESS.isInfoEnabled()) {
-        ACCESS.info("{} {} {} {} ms [request {}]", ctx.request().method(), ctx.request().uri(), status,
+        ACCESS.info("{} {} {} {} ms [request {}]", ctx.request().method(), TOKEN.matcher(ctx.request().uri()).replaceAll("[redacted]"), status,
             nanos / 1_000_000, id);
       }
     });

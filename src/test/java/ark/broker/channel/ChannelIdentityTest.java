@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 
 import static ark.broker.channel.ChannelTesting.GITHUB_SECRET;
+import static ark.broker.channel.ChannelTesting.assertAnsweredInChannel;
 import static ark.broker.channel.ChannelTesting.click;
 import static ark.broker.channel.ChannelTesting.delivery;
 import static ark.broker.channel.ChannelTesting.github;
@@ -114,11 +115,7 @@ class ChannelIdentityTest {
     JsonObject answered = broker.as(HUMAN).get("/questions/" + id).json();
     assertThat(answered.getString("status")).isEqualTo("answered");
     assertThat(answered.getString("answeredBy")).isEqualTo(HUMAN_NAME);
-    JsonObject by = whoAnswered(admin, id);
-    assertThat(by.getString("principal")).isEqualTo(HUMAN_NAME);
-    assertThat(by.getString("kind")).isEqualTo("human");
-    assertThat(by.getString("method")).isEqualTo("channel");
-    assertThat(by.getString("userAgent")).isEqualTo("slack:" + ANN_SLACK);
+    assertAnsweredInChannel(admin, id, HUMAN_NAME, "slack:" + ANN_SLACK);
   }
 
   @Test

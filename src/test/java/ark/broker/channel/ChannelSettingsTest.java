@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.channel.email.EmailChannel;
 import ark.broker.channel.github.GitHubChannel;
 import ark.broker.channel.slack.SlackChannel;
 import ark.broker.question.Priority;
@@ -52,7 +53,11 @@ class ChannelSettingsTest {
   }
 
   private static Question question(List<String> channels, Priority priority) {
-    return new Question("q-1", null, "ark://users/ann", channels, "Go?", null, null, priority, true, QuestionStatus.PENDING,
+    return question("ark://users/ann", channels, priority);
+  }
+
+  private static Question question(String recipient, List<String> channels, Priority priority) {
+    return new Question("q-1", null, recipient, channels, "Go?", null, null, priority, true, QuestionStatus.PENDING,
         null, null, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null, List.of(), List.of(), 1);
   }
 
@@ -69,6 +74,72 @@ class ChannelSettingsTest {
     assertThat(destinations.unserved(question(List.of("slack:C999", "github:other/repo#1", "webhook"), Priority.LOW)))
         .containsExactly("slack:C999", "github:other/repo#1", "webhook");
     assertThat(settings.webhook()).isNull();
+  }
+
+  private static JsonObject withPeople(JsonObject channels) {
+    channels.getJsonObject("directory").getJsonObject("users")
+        .put("bob", new JsonObject().put("slack", "U2"))
+        .put("carl", new JsonObject().put("email", "carl@example.com"));
+    channels.getJsonObject("directory").getJsonObject("users").getJsonObject("ann").put("email", "ann@example.com");
+    channels.getJsonObject("directory").getJsonObject("teams").put("sre", new JsonArray().add("ann").add("bob").add("carl"));
+    channels.getJsonObject("email").mergeIn(new JsonObject().put("enabled", true).put("host", "smtp.example.com").put("from", "ark@example.com")
+        .put("publicBaseUrl", "https://ark.example.com").put("linkSecret", "0123456789abcdef0123456789abcdef")
+        .put("username", "ark").put("password", "smtp-pass"));
+    return channels;
+  }
+
+  @Test
+  void slackDmAndEmailReachEachPersonTheRecipientStandsForThatTheDirectoryKnowsThere() {
+    ChannelSettings settings = ChannelSettings.from(withPeople(channels()));
+    Clock clock = Clock.systemUTC();
+    Destinations destinations = new Destinations(List.of(
+        new SlackChannel(null, settings.slack(), settings.directory(), clock),
+        new EmailChannel(null, settings.email(), settings.directory(), 1000, clock)), List.of());
+
+    List<Destination> team = destinations.of(question("ark://teams/sre", List.of("slack:dm", "email"), Priority.LOW));
+    List<Destination> person = destinations.of(question("ark://users/bob", List.of("slack:dm", "email"), Priority.LOW));
+
+    assertThat(team).extracting(Destination::name).containsExactly("slack:dm:ann", "slack:dm:bob", "email:ann", "email:carl");
+    assertThat(team).extracting(Destination::label).containsExactly("Slack DM to ann", "Slack DM to bob", "email to ann", "email to carl");
+    assertThat(person).extracting(Destination::name).containsExactly("slack:dm:bob");
+    assertThat(destinations.unserved(question("ark://agents/reviewer", List.of("slack:dm", "email"), Priority.LOW)))
+        .containsExactly("slack:dm", "email");
+    assertThat(settings.email().toString()).doesNotContain("smtp-pass").doesNotContain("0123456789abcdef");
+  }
+
+  @Test
+  void plainSlackSendsDirectMessagesWhenNoDefaultConversationIsSet() {
+    JsonObject channels = withPeople(channels());
+    channels.getJsonObject("slack").put("defaultConversation", "");
+    ChannelSettings settings = ChannelSettings.from(channels);
+    Destinations destinations = new Destinations(List.of(
+        new SlackChannel(null, settings.slack(), settings.directory(), Clock.systemUTC())), List.of());
+
+    assertThat(destinations.of(question("ark://users/ann", List.of("slack", "slack:ops"), Priority.LOW)))
+        .extracting(Destination::name).containsExactly("slack:dm:ann", "slack:ops");
+  }
+
+  @Test
+  void emailAndSlackDmSettingsThatCannotWorkAreRefused() {
+    JsonObject shortKey = withPeople(channels());
+    shortKey.getJsonObject("email").put("linkSecret", "short");
+    JsonObject badTls = withPeople(channels());
+    badTls.getJsonObject("email").put("tls", "ssl");
+    JsonObject noPassword = withPeople(channels());
+    noPassword.getJsonObject("email").put("password", "");
+    JsonObject noBaseUrl = withPeople(channels());
+    noBaseUrl.getJsonObject("email").put("publicBaseUrl", "");
+    JsonObject badAddress = withPeople(channels());
+    badAddress.getJsonObject("directory").getJsonObject("users").getJsonObject("carl").put("email", "carl@example.com, eve@evil.example");
+    JsonObject dmConversation = channels();
+    dmConversation.getJsonObject("slack").getJsonObject("conversations").put("dm", "C9");
+
+    assertThatThrownBy(() -> ChannelSettings.from(shortKey)).hasMessageContaining("channels.email.linkSecret must be at least 32 characters");
+    assertThatThrownBy(() -> ChannelSettings.from(badTls)).hasMessageContaining("channels.email.tls must be starttls, tls or none, not 'ssl'");
+    assertThatThrownBy(() -> ChannelSettings.from(noPassword)).hasMessageContaining("channels.email.password must be set");
+    assertThatThrownBy(() -> ChannelSettings.from(noBaseUrl)).hasMessageContaining("channels.email.publicBaseUrl must be an absolute http or https URL");
+    assertThatThrownBy(() -> ChannelSettings.from(badAddress)).hasMessageContaining("channels.directory.users.carl.email is not a plain email address");
+    assertThatThrownBy(() -> ChannelSettings.from(dmConversation)).hasMessageContaining("may not name a conversation 'dm'");
   }
 
   @Test
@@ -107,6 +178,7 @@ class ChannelSettingsTest {
     assertThat(settings.slack()).isNull();
     assertThat(settings.github()).isNull();
     assertThat(settings.webhook()).isNull();
+    assertThat(settings.email()).isNull();
     assertThat(settings.routes()).isEmpty();
   }
 

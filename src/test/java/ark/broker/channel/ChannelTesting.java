@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.function.Predicate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Configuration pointing a broker at the fakes, and requests signed exactly the way Slack and GitHub sign theirs. */
 public final class ChannelTesting {
   static final String SLACK_SECRET = secretFor("slack");
@@ -86,6 +88,15 @@ public final class ChannelTesting {
     JsonArray items = broker.get("/questions/" + id + "/events").json().getJsonArray("items");
     return items.stream().map(JsonObject.class::cast).filter(item -> item.getString("type").equals("question_answered"))
         .map(item -> item.getJsonObject("by")).findFirst().orElse(null);
+  }
+
+  /** Asserts that the question's history says {@code person} answered it themselves, in a channel, as {@code account}. */
+  static void assertAnsweredInChannel(TestBroker admin, String id, String person, String account) throws Exception {
+    JsonObject by = whoAnswered(admin, id);
+    assertThat(by.getString("principal")).isEqualTo(person);
+    assertThat(by.getString("kind")).isEqualTo("human");
+    assertThat(by.getString("method")).isEqualTo("channel");
+    assertThat(by.getString("userAgent")).isEqualTo(account);
   }
 
   static String hmacHex(String secret, String message) throws Exception {

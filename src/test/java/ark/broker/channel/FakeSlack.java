@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Slack's Web API as far as the broker uses it: chat.postMessage, chat.update, chat.postEphemeral,
- * views.open and conversations.history (with message metadata). Checks the bot token like Slack does.
+ * views.open, conversations.open (a direct conversation per user, {@code D} + the user id) and
+ * conversations.history (with message metadata). Checks the bot token like Slack does.
  * Tests can make postMessage fail for a while, or hold the reply of a method (having done it) until released.
  */
 public final class FakeSlack extends FakeService {
@@ -92,6 +93,7 @@ public final class FakeSlack extends FakeService {
       case "chat.postMessage" -> post(request.json());
       case "chat.update" -> update(request.json());
       case "conversations.history" -> history(request.query());
+      case "conversations.open" -> open(request.json());
       case "chat.postEphemeral", "views.open" -> Reply.json(200, ok(true));
       default -> Reply.json(200, ok(false).put("error", "unknown_method"));
     };
@@ -118,6 +120,15 @@ public final class FakeSlack extends FakeService {
     String ts = (micros / 1_000_000) + "." + String.format("%06d", micros % 1_000_000);
     messages.add(new Message(channel, ts, body));
     return Reply.json(200, ok(true).put("channel", channel).put("ts", ts).put("message", body.copy().put("ts", ts)));
+  }
+
+  /** Like Slack: one user id opens (or finds) the bot's direct conversation with them; several would be a group DM. */
+  private static Reply open(JsonObject body) {
+    String users = body.getString("users", "");
+    if (!users.matches("[UW][A-Z0-9]+")) {
+      return Reply.json(200, ok(false).put("error", users.isEmpty() ? "users_list_not_supplied" : "user_not_found"));
+    }
+    return Reply.json(200, ok(true).put("channel", new JsonObject().put("id", "D" + users)));
   }
 
   private Reply update(JsonObject body) {

@@ -103,6 +103,33 @@ class SlackChannelTest {
   }
 
   @Test
+  void slackDmSendsTheQuestionToThePersonsDirectMessagesWhereAClickAnswersIt() throws Exception {
+    String id = broker.ask("{'recipient':'ark://users/john.doe','channels':['slack:dm'],'content':'Rotate the keys?','options':['yes','no']}")
+        .getString("id");
+
+    JsonObject question = awaitQuestion(broker, id, q -> delivery(q, "slack:dm:john.doe") != null);
+
+    FakeService.Received open = fake.await(r -> r.path().endsWith("/conversations.open"), WAIT);
+    assertThat(open.json().getString("users")).isEqualTo(JOHN_SLACK);
+    List<FakeSlack.Message> messages = fake.messagesFor(id);
+    assertThat(messages).hasSize(1);
+    FakeSlack.Message message = messages.get(0);
+    assertThat(message.channel()).isEqualTo("D" + JOHN_SLACK);
+    JsonObject record = delivery(question, "slack:dm:john.doe");
+    assertThat(record.getString("ref")).isEqualTo(message.channel() + "/" + message.ts());
+    assertThat(record.getString("label")).isEqualTo("Slack DM to john.doe");
+
+    Response clicked = slack(broker, click(message, "yes", JOHN_SLACK));
+
+    assertThat(clicked.status()).as(clicked.body()).isEqualTo(200);
+    JsonObject answered = broker.get("/questions/" + id).json();
+    assertThat(answered.getString("response")).isEqualTo("yes");
+    assertThat(answered.getString("answeredBy")).isEqualTo("ark://users/john.doe");
+    FakeService.Received update = fake.await(r -> r.path().endsWith("/chat.update") && r.json().getString("ts").equals(message.ts()), WAIT);
+    assertThat(update.json().getString("channel")).isEqualTo("D" + JOHN_SLACK);
+  }
+
+  @Test
   void aFreeTextAnswerGoesThroughTheFormThatTheAnswerButtonOpens() throws Exception {
     String id = broker.ask("{'recipient':'ark://teams/ops','channels':['slack:dev'],'content':'When should we release?'}").getString("id");
     FakeSlack.Message message = postedOnce(id);

@@ -15,7 +15,9 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,10 +25,15 @@ import java.util.Map;
  * {@code slack:ops} (or {@code slack:#ops}) posts to the conversation configured as {@code ops};
  * plain {@code slack} posts to {@code channels.slack.defaultConversation}. Questions cannot name a
  * conversation id themselves, so they cannot make the bot post anywhere the configuration did not allow.
- * A delivery's ref is {@code <conversation id>/<message ts>}.
+ * {@code slack:dm} (and plain {@code slack} when there is no default conversation) sends the question as a direct
+ * message to the recipient, or to each member of the recipient team, whom the directory gives a Slack id
+ * ({@code conversations.open}, then {@code chat.postMessage} there); it is recorded per person as
+ * {@code slack:dm:<user name>}. A delivery's ref is {@code <conversation id>/<message ts>}.
  */
 public final class SlackChannel implements Channel {
   private static final int HISTORY_PAGES = 20;
+  static final String DIRECT = "dm";
+  private static final String DIRECT_KEY = "slack:dm:";
 
   private final SlackApi api;
   private final SlackSettings settings;
@@ -57,25 +64,56 @@ public final class SlackChannel implements Channel {
   }
 
   @Override
+  public List<Destination> resolve(String name, Question question) {
+    boolean direct = name.equals("slack:" + DIRECT) || name.equals("slack") && settings.defaultConversation().isEmpty();
+    if (!direct) {
+      return Channel.super.resolve(name, question);
+    }
+    List<Destination> destinations = new ArrayList<>();
+    for (String person : directory.peopleOf(question.recipient())) {
+      String userId = directory.slackUserOf(person);
+      if (userId != null) {
+        String user = Directory.userName(person);
+        destinations.add(new Destination(this, "slack:" + DIRECT + ":" + user, DIRECT_KEY + userId, "Slack DM to " + user, userId));
+      }
+    }
+    return destinations;
+  }
+
+  @Override
   public long intervalMillis() {
     return settings.intervalMillis();
   }
 
   @Override
   public Future<Delivery> post(Question question, Destination destination) {
-    JsonObject message = SlackBlocks.question(question, directory).put("channel", destination.target());
-    return api.post("chat.postMessage", message)
-        .map(posted -> delivery(destination, posted.getString("channel", destination.target()), posted.getString("ts")));
+    return conversationOf(destination).compose(conversation -> {
+      JsonObject message = SlackBlocks.question(question, directory).put("channel", conversation);
+      return api.post("chat.postMessage", message)
+          .map(posted -> delivery(destination, posted.getString("channel", conversation), posted.getString("ts")));
+    });
   }
 
   @Override
   public Future<Delivery> findPost(Question question, Destination destination) {
-    return findPost(question, destination, null, 1);
+    return conversationOf(destination).compose(conversation -> findPost(question, destination, conversation, null, 1));
   }
 
-  private Future<Delivery> findPost(Question question, Destination destination, String cursor, int page) {
+  /** The conversation a destination posts in: a configured one, or the bot's direct conversation with a person, opened (or found) for it. */
+  private Future<String> conversationOf(Destination destination) {
+    if (!destination.key().startsWith(DIRECT_KEY)) {
+      return Future.succeededFuture(destination.target());
+    }
+    return api.post("conversations.open", new JsonObject().put("users", destination.target())).compose(opened -> {
+      String id = opened.getJsonObject("channel", new JsonObject()).getString("id");
+      return id == null ? Future.failedFuture(new DeliveryFailure("Slack conversations.open returned no channel id", false, -1, false))
+          : Future.succeededFuture(id);
+    });
+  }
+
+  private Future<Delivery> findPost(Question question, Destination destination, String conversation, String cursor, int page) {
     Map<String, String> parameters = new LinkedHashMap<>();
-    parameters.put("channel", destination.target());
+    parameters.put("channel", conversation);
     parameters.put("oldest", Long.toString(question.createdAt().getEpochSecond() - LOOK_BACK_SECONDS));
     parameters.put("include_all_metadata", "true");
     parameters.put("limit", "200");
@@ -89,11 +127,11 @@ public final class SlackChannel implements Channel {
         JsonObject metadata = message.getJsonObject("metadata", new JsonObject());
         if (SlackBlocks.METADATA_TYPE.equals(metadata.getString("event_type"))
             && question.id().equals(metadata.getJsonObject("event_payload", new JsonObject()).getString("question_id"))) {
-          return Future.succeededFuture(delivery(destination, destination.target(), message.getString("ts")));
+          return Future.succeededFuture(delivery(destination, conversation, message.getString("ts")));
         }
       }
       String next = history.getJsonObject("response_metadata", new JsonObject()).getString("next_cursor", "");
-      return next.isEmpty() || page == HISTORY_PAGES ? Future.succeededFuture() : findPost(question, destination, next, page + 1);
+      return next.isEmpty() || page == HISTORY_PAGES ? Future.succeededFuture() : findPost(question, destination, conversation, next, page + 1);
     });
   }
 

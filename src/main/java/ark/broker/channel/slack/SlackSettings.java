@@ -14,6 +14,10 @@ public record SlackSettings(String apiBaseUrl, Secret botToken, Secret signingSe
   public static SlackSettings from(JsonObject slack) {
     Map<String, String> conversations = new LinkedHashMap<>();
     slack.getJsonObject("conversations").forEach(entry -> conversations.put(entry.getKey(), String.valueOf(entry.getValue())));
+    if (conversations.containsKey(SlackChannel.DIRECT)) {
+      throw new IllegalArgumentException("channels.slack.conversations may not name a conversation '" + SlackChannel.DIRECT
+          + "': slack:" + SlackChannel.DIRECT + " sends direct messages to the recipients");
+    }
     String defaultConversation = slack.getString("defaultConversation");
     if (!defaultConversation.isEmpty() && !conversations.containsKey(defaultConversation)) {
       throw new IllegalArgumentException("channels.slack.defaultConversation '" + defaultConversation
