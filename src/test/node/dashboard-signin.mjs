@@ -72,9 +72,12 @@ async function withToken(page, seen) {
   // Declining a question addressed to her.
   const declined = await rest(tokens.agent, 'POST', '/questions', { recipient: 'ark://users/ann', content: `Rebase ${tag}?` });
   await page.waitForSelector(`#pending [data-id="${declined.id}"]`);
-  await page.click(`#pending [data-id="${declined.id}"] button:text("Cancel question")`);
+  await page.click(`#pending [data-id="${declined.id}"] button:text("Cancel question…")`);
+  await page.fill(`#pending [data-id="${declined.id}"] .cancel-confirm textarea`, 'not mine to rebase');
+  await page.click(`#pending [data-id="${declined.id}"] button:text("Cancel the question")`);
   await page.waitForSelector(`#settled [data-id="${declined.id}"]`);
   seen.declinedStored = await rest(tokens.admin, 'GET', `/questions/${declined.id}`);
+  seen.declinedEvents = await rest(tokens.admin, 'GET', `/questions/${declined.id}/events`);
 
   await page.click('#sign-out');
   await page.waitForSelector(signInShown);

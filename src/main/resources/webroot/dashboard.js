@@ -1,6 +1,7 @@
 'use strict';
 // The dashboard lists pending questions once, then follows every change over the REST API's watch
-// (Server-Sent Events), resuming from the last event id when the connection drops. When the broker
+// (Server-Sent Events), resuming from the last event id when the connection drops. The history searches the
+// broker's list (newest first); a question's detail view (#/questions/<id>) shows its events. When the broker
 // authenticates (it answers 401), people sign in first: with a pasted bearer token, or at the OIDC
 // issuer (authorization code with PKCE) where the broker offers it. The token lives in this tab's
 // sessionStorage and goes with every request, the watch included: that is why the watch is read with
@@ -16,6 +17,10 @@ const settledOrder = [];
 let watching = null;
 /** How the broker lets people sign in at the issuer, or null. */
 let oidc = null;
+/** The history as last searched: its filters, the questions shown, and where the next page starts. */
+const past = { query: '', items: [], next: null, loading: null };
+/** The question the detail view shows, or null. */
+let detailId = null;
 
 const $ = (id) => document.getElementById(id);
 const me = $('me');
@@ -28,7 +33,8 @@ function element(tag, attributes, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes || {})) {
     if (name === 'onclick') node.addEventListener('click', value);
-    else if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+    else if (name === 'onsubmit') node.addEventListener('submit', value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value === true ? '' : value);
   }
   for (const child of children) {
     if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
@@ -38,6 +44,10 @@ function element(tag, attributes, ...children) {
 
 function when(instant) {
   return instant ? new Date(instant).toLocaleString() : '';
+}
+
+function time(instant) {
+  return element('time', { datetime: instant }, when(instant));
 }
 
 /** A request to the broker, as whoever is signed in. */
@@ -56,78 +66,342 @@ function request(method, path, { body, signal, headers } = {}) {
   });
 }
 
-async function errorMessage(response) {
+async function errorOf(response) {
   const json = await response.json().catch(() => ({}));
-  return json.error?.message || `HTTP ${response.status}`;
+  return { message: json.error?.message || `HTTP ${response.status}`, field: json.error?.field };
 }
 
-async function answer(question, response, card) {
-  const body = { response };
-  // Signed in, the broker records who answers; the open broker takes the name people give.
-  const by = $('answering-as').hidden ? '' : me.value.trim();
-  if (by) body.answeredBy = by;
-  await send(card, 'PATCH', `/questions/${encodeURIComponent(question.id)}`, body);
+async function errorMessage(response) {
+  return (await errorOf(response)).message;
 }
 
-async function cancel(question, card) {
-  await send(card, 'DELETE', `/questions/${encodeURIComponent(question.id)}`);
+/** A GET whose JSON the page needs; null (and the sign-in panel) when the sign-in has ended. */
+async function read(path) {
+  const response = await request('GET', path);
+  if (response.status === 401) {
+    signedOut(`${ENDED}: ${await errorMessage(response)}`);
+    return null;
+  }
+  if (!response.ok) throw new Error(await errorMessage(response));
+  return response.json();
 }
 
+const questionPath = (q) => `/questions/${encodeURIComponent(q.id)}`;
+
+/** Signed in, the broker records who answers; the open broker takes the name people give. */
+function answeredBy() {
+  return $('answering-as').hidden ? '' : me.value.trim();
+}
+
+/**
+ * Sends a change of the question from its card, with the card's controls disabled meanwhile. Returns null
+ * when it was done (the page then shows the question as the broker returned it), else the broker's error.
+ */
 async function send(card, method, path, body) {
-  card.querySelectorAll('button').forEach((b) => { b.disabled = true; });
-  card.querySelector('.error')?.remove();
+  const controls = [...card.querySelectorAll('button, input, select, textarea')].filter((c) => !c.disabled);
+  controls.forEach((c) => { c.disabled = true; });
   let failure;
   try {
     const response = await request(method, path, { body });
     if (response.status === 401) {
       signedOut(`${ENDED}: ${await errorMessage(response)}`);
-      return;
+      return null;
     }
     if (response.ok) {
       apply(await response.json());
+      return null;
+    }
+    failure = await errorOf(response);
+  } catch (error) {
+    failure = { message: `cannot reach the broker: ${error.message}` };
+  }
+  controls.forEach((c) => { c.disabled = false; });
+  return failure;
+}
+
+/** Shows an error in the card's status line, read out by screen readers. */
+function showError(card, failure) {
+  const status = card.querySelector(':scope > .card-error');
+  status.textContent = failure ? failure.message : '';
+}
+
+async function answerWith(q, card, body) {
+  const by = answeredBy();
+  showError(card, await send(card, 'PATCH', questionPath(q), by ? { ...body, answeredBy: by } : body));
+}
+
+// Answering: the controls a question asks for.
+
+function answerControls(q, card) {
+  if (q.kind === 'approval') return approvalForm(q, card);
+  if (q.responseSchema && q.responseSchema.properties) return schemaForm(q, card);
+  const actions = element('div', { class: 'actions' });
+  if (q.options && q.options.length) {
+    const group = element('div', { class: 'options', role: 'group', 'aria-label': 'Answers' });
+    for (const option of q.options) {
+      group.append(element('button', { type: 'button', class: 'option', onclick: () => answerWith(q, card, { response: option }), 'data-option': option }, option));
+    }
+    actions.append(group);
+  } else {
+    const id = `answer-${q.id}`;
+    const text = element('textarea', { id, placeholder: 'Your answer' });
+    const go = () => {
+      if (!text.value.trim()) {
+        showError(card, { message: 'Write an answer first.' });
+        text.focus();
+        return;
+      }
+      answerWith(q, card, { response: text.value.trim() });
+    };
+    actions.append(element('label', { for: id, class: 'visually-hidden' }, 'Your answer'), text,
+      element('button', { type: 'button', onclick: go }, 'Answer'));
+  }
+  return actions;
+}
+
+/** Approve or reject, with a reason (required where the question says so). */
+function approvalForm(q, card) {
+  const required = Boolean(q.reasonRequired ?? q.approval?.reasonRequired);
+  const id = `reason-${q.id}`;
+  const reason = element('textarea', { id, required, 'aria-describedby': `${id}-error` });
+  const fieldError = element('span', { class: 'field-error', id: `${id}-error` });
+  const decide = (action) => {
+    const text = reason.value.trim();
+    if (required && !text) {
+      fieldError.textContent = 'Give a reason.';
+      reason.setAttribute('aria-invalid', 'true');
+      reason.focus();
       return;
     }
-    failure = await errorMessage(response);
-  } catch (error) {
-    failure = `cannot reach the broker: ${error.message}`;
+    fieldError.textContent = '';
+    reason.removeAttribute('aria-invalid');
+    answerWith(q, card, { decision: { action, ...(text ? { reason: text } : {}) } });
+  };
+  return element('form', { class: 'approval', novalidate: true, onsubmit: (event) => event.preventDefault() },
+    element('label', { for: id }, `Reason${required ? ' (required)' : ' (optional)'}`), reason, fieldError,
+    element('div', { class: 'actions' },
+      element('button', { type: 'button', class: 'approve', onclick: () => decide('approved') }, 'Approve'),
+      element('button', { type: 'button', class: 'reject', onclick: () => decide('rejected') }, 'Reject')));
+}
+
+/** Choices of an enum property: MCP elicitation's `enum` (+ `enumNames`) or `oneOf` of `{const, title}`. */
+function choices(property) {
+  if (Array.isArray(property.enum)) {
+    return property.enum.map((value, i) => ({ value, title: property.enumNames?.[i] ?? String(value) }));
   }
-  card.append(element('div', { class: 'error', role: 'alert' }, failure));
-  card.querySelectorAll('button').forEach((b) => { b.disabled = false; });
+  if (Array.isArray(property.oneOf) && property.oneOf.every((o) => o && 'const' in o)) {
+    return property.oneOf.map((o) => ({ value: o.const, title: o.title ?? String(o.const) }));
+  }
+  return null;
+}
+
+const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
+
+/** One input for one property of the schema, with its label, description and error line. */
+function schemaField(q, name, property, required) {
+  const id = `f-${q.id}-${name}`;
+  const described = [`${id}-error`];
+  const description = property.description ? element('span', { class: 'field-help', id: `${id}-help` }, property.description) : null;
+  if (description) described.unshift(`${id}-help`);
+  const common = { id, name, required, 'aria-describedby': described.join(' ') };
+  const options = choices(property);
+  let input;
+  if (options) {
+    input = element('select', common,
+      ...(required && property.default === undefined ? [element('option', { value: '' }, 'Choose…')] : []),
+      ...(required ? [] : [element('option', { value: '' }, '—')]),
+      ...options.map((o, i) => element('option', { value: String(i), selected: o.value === property.default }, o.title)));
+  } else if (property.type === 'boolean') {
+    input = element('input', { ...common, type: 'checkbox', required: false, checked: property.default === true });
+  } else if (property.type === 'number' || property.type === 'integer') {
+    input = element('input', {
+      ...common, type: 'number', inputmode: property.type === 'integer' ? 'numeric' : 'decimal',
+      step: property.type === 'integer' ? '1' : 'any', min: property.minimum, max: property.maximum, value: property.default,
+    });
+  } else {
+    input = element('input', {
+      ...common, type: INPUT_TYPES[property.format] || 'text', minlength: property.minLength,
+      maxlength: property.maxLength, value: property.default,
+    });
+  }
+  const title = property.title || name;
+  const label = element('label', { for: id }, title, required ? element('span', { class: 'required' }, ' (required)') : null);
+  const field = element('div', { class: `field ${property.type === 'boolean' ? 'checkbox' : ''}`, 'data-field': name },
+    ...(property.type === 'boolean' ? [input, label] : [label, input]), description,
+    element('span', { class: 'field-error', id: `${id}-error` }));
+  return { name, property, required, input, options, field };
+}
+
+/** The value a field holds, or a message saying why it is not one the schema allows. */
+function fieldValue({ property, required, input, options }) {
+  if (property.type === 'boolean') return { value: input.checked };
+  const raw = input.value.trim();
+  if (raw === '') return required ? { error: 'Required.' } : {};
+  if (options) return { value: options[Number(raw)].value };
+  if (property.type === 'number' || property.type === 'integer') {
+    const number = Number(raw);
+    if (!Number.isFinite(number)) return { error: 'Must be a number.' };
+    if (property.type === 'integer' && !Number.isInteger(number)) return { error: 'Must be a whole number.' };
+    if (property.minimum !== undefined && number < property.minimum) return { error: `Must be at least ${property.minimum}.` };
+    if (property.maximum !== undefined && number > property.maximum) return { error: `Must be at most ${property.maximum}.` };
+    return { value: number };
+  }
+  if (property.minLength !== undefined && raw.length < property.minLength) return { error: `Must be at least ${property.minLength} characters.` };
+  if (property.maxLength !== undefined && raw.length > property.maxLength) return { error: `Must be at most ${property.maxLength} characters.` };
+  if (property.format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(raw)) return { error: 'Must be an email address.' };
+  if (property.format === 'uri' && !URL.canParse(raw)) return { error: 'Must be an address (URL).' };
+  if (property.format === 'date-time') {
+    const at = new Date(raw);
+    return Number.isNaN(at.getTime()) ? { error: 'Must be a date and time.' } : { value: at.toISOString() };
+  }
+  return { value: raw };
+}
+
+function markField(field, message) {
+  field.field.querySelector('.field-error').textContent = message || '';
+  if (message) field.input.setAttribute('aria-invalid', 'true');
+  else field.input.removeAttribute('aria-invalid');
+}
+
+/** A form generated from the question's `responseSchema`, validated here as the broker will validate it. */
+function schemaForm(q, card) {
+  const schema = q.responseSchema;
+  const required = new Set(schema.required || []);
+  const fields = Object.entries(schema.properties).map(([name, property]) => schemaField(q, name, property, required.has(name)));
+  const submit = async (event) => {
+    event.preventDefault();
+    const answer = {};
+    let firstInvalid = null;
+    for (const field of fields) {
+      const { value, error } = fieldValue(field);
+      markField(field, error);
+      if (error && !firstInvalid) firstInvalid = field;
+      if (value !== undefined) answer[field.name] = value;
+    }
+    if (firstInvalid) {
+      showError(card, { message: 'Some answers need another look.' });
+      firstInvalid.input.focus();
+      return;
+    }
+    const by = answeredBy();
+    const failure = await send(card, 'PATCH', questionPath(q), { answer, ...(by ? { answeredBy: by } : {}) });
+    showError(card, failure);
+    if (!failure) return;
+    // The broker names the field it refused, in `field` or in its message.
+    const refused = fields.find((f) => f.name === failure.field)
+      || fields.find((f) => new RegExp(`(^|[^\\w])${f.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(failure.message));
+    if (refused) {
+      markField(refused, failure.message);
+      refused.input.focus();
+    }
+  };
+  return element('form', { class: 'schema-form', novalidate: true, onsubmit: submit },
+    ...fields.map((f) => f.field), element('div', { class: 'actions' }, element('button', { type: 'submit' }, 'Send answer')));
+}
+
+/** Cancelling is apart from answering: it asks for a reason and a confirmation first. */
+function cancelControls(q, card) {
+  const id = `cancel-reason-${q.id}`;
+  const open = element('button', { type: 'button', class: 'cancel-open', 'aria-expanded': 'false' }, 'Cancel question…');
+  const reason = element('textarea', { id, required: true, 'aria-describedby': `${id}-error` });
+  const fieldError = element('span', { class: 'field-error', id: `${id}-error` });
+  const panel = element('form', { class: 'cancel-confirm', hidden: true, novalidate: true, 'aria-label': 'Cancel this question' },
+    element('label', { for: id }, 'Why cancel it? (kept in its history)'), reason, fieldError,
+    element('div', { class: 'actions' },
+      element('button', { type: 'submit', class: 'danger' }, 'Cancel the question'),
+      element('button', { type: 'button', class: 'secondary', onclick: () => toggle(false) }, 'Keep it')));
+  function toggle(show) {
+    panel.hidden = !show;
+    open.setAttribute('aria-expanded', String(show));
+    (show ? reason : open).focus();
+  }
+  open.addEventListener('click', () => toggle(panel.hidden));
+  panel.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = reason.value.trim();
+    fieldError.textContent = text ? '' : 'Say why, for whoever asked.';
+    if (!text) {
+      reason.focus();
+      return;
+    }
+    showError(card, await send(card, 'DELETE', `${questionPath(q)}?reason=${encodeURIComponent(text)}`));
+  });
+  return element('div', { class: 'cancel-area' }, open, panel);
+}
+
+// Cards
+
+function meta(q) {
+  return element('div', { class: 'meta' },
+    element('span', { class: `badge ${q.priority}` }, q.priority),
+    q.status !== 'pending' ? element('span', { class: `badge status ${q.status}` }, q.status) : null,
+    element('span', {}, `${q.sender || 'unnamed asker'} → ${q.recipient}`),
+    element('span', {}, 'asked ', time(q.createdAt)),
+    q.status === 'pending' && q.expiresAt ? element('span', {}, 'expires ', time(q.expiresAt)) : null,
+    (q.deliveries || []).length ? element('span', {}, `shown in ${q.deliveries.map((d) => d.label || d.channel).join(', ')}`) : null,
+    element('a', { href: `#/questions/${encodeURIComponent(q.id)}`, class: 'details', 'aria-label': `Details and history of “${q.content.slice(0, 80)}”` }, 'Details'));
+}
+
+function contextOf(q, folded) {
+  if (!q.context) return null;
+  const rendered = renderContext(q.context);
+  return folded ? element('details', { class: 'folded' }, element('summary', {}, 'Context'), rendered) : rendered;
 }
 
 function pendingCard(q) {
-  const card = element('article', { class: `card ${q.priority}`, 'data-id': q.id },
-    element('div', { class: 'meta' },
-      element('span', { class: `badge ${q.priority}` }, q.priority),
-      element('span', {}, `${q.sender || 'unnamed asker'} → ${q.recipient}`),
-      element('span', {}, `asked ${when(q.createdAt)}`),
-      q.expiresAt ? element('span', {}, `expires ${when(q.expiresAt)}`) : null,
-      (q.deliveries || []).length ? element('span', {}, `shown in ${q.deliveries.map((d) => d.label || d.channel).join(', ')}`) : null),
-    element('div', { class: 'content' }, q.content),
-    q.context ? element('div', { class: 'context' }, q.context) : null);
-  const actions = element('div', { class: 'actions' });
-  if (q.options && q.options.length) {
-    for (const option of q.options) {
-      actions.append(element('button', { onclick: () => answer(q, option, card), 'data-option': option }, option));
-    }
-  } else {
-    const text = element('textarea', { 'aria-label': 'Your answer', placeholder: 'Your answer' });
-    actions.append(text, element('button', { onclick: () => text.value.trim() && answer(q, text.value.trim(), card) }, 'Answer'));
-  }
-  actions.append(element('button', { class: 'secondary', onclick: () => cancel(q, card) }, 'Cancel question'));
-  card.append(actions);
+  const card = element('article', { class: `card ${q.priority}`, 'data-id': q.id, 'aria-label': q.content.slice(0, 120) },
+    meta(q), element('div', { class: 'content' }, q.content), contextOf(q, false));
+  card.append(answerControls(q, card), element('div', { class: 'card-error error', role: 'alert' }), cancelControls(q, card));
   return card;
 }
 
-function settledCard(q) {
-  const outcome = q.status === 'answered'
-    ? `Answered${q.answeredBy ? ` by ${q.answeredBy}` : ''}: ${q.response}`
-    : q.status === 'expired' ? `Expired ${when(q.expiresAt)} without an answer` : 'Cancelled';
-  return element('article', { class: 'card', 'data-id': q.id },
-    element('div', { class: 'meta' }, element('span', {}, `${q.sender || 'unnamed asker'} → ${q.recipient}`),
-      element('span', {}, when(q.updatedAt))),
-    element('div', { class: 'content' }, q.content),
-    element('div', { class: `outcome ${q.status}` }, outcome));
+function described(value) {
+  return value && typeof value === 'object'
+    ? Object.entries(value).map(([key, item]) => `${key}: ${typeof item === 'object' ? JSON.stringify(item) : item}`).join(', ')
+    : String(value);
+}
+
+function outcome(q) {
+  if (q.status === 'answered') {
+    if (q.decision) {
+      const decided = q.decision.action === 'approved' ? 'Approved' : 'Rejected';
+      const by = q.decision.decidedBy || q.answeredBy;
+      return `${decided}${by ? ` by ${by}` : ''}${q.decision.reason ? `: ${q.decision.reason}` : ''}`;
+    }
+    const answer = q.answer !== undefined && q.answer !== null ? described(q.answer) : q.response;
+    return `Answered${q.answeredBy ? ` by ${q.answeredBy}` : ''}: ${answer}`;
+  }
+  return q.status === 'expired' ? `Expired ${when(q.expiresAt)} without an answer` : `Cancelled ${when(q.updatedAt)}`;
+}
+
+function settledCard(q, { folded = true } = {}) {
+  return element('article', { class: 'card', 'data-id': q.id, 'aria-label': q.content.slice(0, 120) },
+    meta(q), element('div', { class: 'content' }, q.content), contextOf(q, folded),
+    element('div', { class: `outcome ${q.status}` }, outcome(q)));
+}
+
+/** Cards by id and version: a card that did not change keeps its node, and with it what people typed and focus. */
+const cards = new Map();
+
+function cardFor(q, kind, make) {
+  const key = `${kind}:${q.id}`;
+  const known = cards.get(key);
+  if (known && known.version === q.resourceVersion) return known.node;
+  const node = make(q);
+  cards.set(key, { version: q.resourceVersion, node });
+  return node;
+}
+
+/** Puts exactly these nodes in the container, moving only those out of place. */
+function place(container, nodes) {
+  nodes.forEach((node, index) => {
+    if (container.children[index] !== node) container.insertBefore(node, container.children[index] || null);
+  });
+  while (container.children.length > nodes.length) container.lastElementChild.remove();
+}
+
+function empty(text) {
+  return element('div', { class: 'empty' }, text);
 }
 
 function render() {
@@ -136,12 +410,15 @@ function render() {
   const rank = { high: 0, medium: 1, low: 2 };
   const pending = [...questions.values()].filter((q) => q.status === 'pending' && shown(q))
     .sort((a, b) => rank[a.priority] - rank[b.priority] || a.createdAt.localeCompare(b.createdAt));
-  $('pending').replaceChildren(...(pending.length ? pending.map(pendingCard)
-    : [element('div', { class: 'empty' }, 'Nothing is waiting for an answer.')]));
+  place($('pending'), pending.length ? pending.map((q) => cardFor(q, 'pending', pendingCard))
+    : [empty('Nothing is waiting for an answer.')]);
   $('pending-count').textContent = pending.length ? `(${pending.length})` : '';
   const settled = settledOrder.map((id) => questions.get(id)).filter((q) => q && shown(q)).slice(0, 20);
-  $('settled').replaceChildren(...(settled.length ? settled.map(settledCard)
-    : [element('div', { class: 'empty' }, 'Nothing settled since this page opened.')]));
+  place($('settled'), settled.length ? settled.map((q) => cardFor(q, 'settled', settledCard))
+    : [empty('Nothing settled since this page opened; older questions are in the History.')]);
+  for (const [key, { node }] of cards) {
+    if (!node.isConnected) cards.delete(key);
+  }
 }
 
 function apply(q) {
@@ -155,7 +432,117 @@ function apply(q) {
     settledOrder.length = Math.min(settledOrder.length, 100);
   }
   render();
+  const shownAt = past.items.findIndex((item) => item.id === q.id);
+  if (shownAt >= 0) {
+    past.items[shownAt] = q;
+    renderHistory();
+  }
+  if (detailId === q.id) showDetail(q.id).catch(detailFailed);
 }
+
+// History: the broker's list, newest first, with its filters, a page at a time.
+
+function historyQuery() {
+  const params = new URLSearchParams({ order: 'newest', limit: '20' });
+  for (const [name, id] of [['q', 'h-q'], ['status', 'h-status'], ['priority', 'h-priority'], ['sender', 'h-sender'], ['recipient', 'h-recipient']]) {
+    const value = $(id).value.trim();
+    if (value) params.set(name, value);
+  }
+  return params.toString();
+}
+
+async function loadHistory(more) {
+  const query = more ? past.query : historyQuery();
+  const next = more ? past.next : null;
+  const loading = `${query}|${next}`;
+  if (past.loading === loading) return;
+  past.loading = loading;
+  $('history-error').textContent = '';
+  $('load-more').disabled = true;
+  try {
+    const page = await read(`/questions?${query}${next ? `&continue=${encodeURIComponent(next)}` : ''}`);
+    if (!page || past.loading !== loading) return;
+    past.query = query;
+    past.items = more ? [...past.items, ...page.items] : page.items;
+    past.next = page.continue || null;
+    renderHistory();
+  } catch (error) {
+    $('history-error').textContent = `Cannot search: ${error.message}`;
+  } finally {
+    if (past.loading === loading) past.loading = null;
+    $('load-more').disabled = false;
+  }
+}
+
+function renderHistory() {
+  place($('history'), past.items.length
+    ? past.items.map((q) => cardFor(q, 'history', (item) => settledCard(item)))
+    : [empty('No question matches.')]);
+  $('load-more').hidden = !past.next;
+}
+
+$('history-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  loadHistory(false);
+});
+for (const id of ['h-status', 'h-priority']) $(id).addEventListener('change', () => loadHistory(false));
+$('load-more').addEventListener('click', () => loadHistory(true));
+
+// The detail view: one question and everything that happened to it.
+
+const ACTIONS = {
+  question_created: 'Asked', question_answered: 'Answered', question_cancelled: 'Cancelled',
+  question_expired: 'Expired', question_delivered: 'Shown in a channel',
+};
+
+function eventItem(action) {
+  const by = action.by || {};
+  const who = by.principal ? `${by.principal}${by.kind ? ` (${by.kind})` : ''}` : 'the broker';
+  return element('li', { class: 'event' },
+    element('div', {}, element('strong', {}, ACTIONS[action.type] || action.type), ' ', time(action.at)),
+    element('div', {}, `by ${who}`, by.actingFor ? ` acting for ${by.actingFor}` : '', by.method ? `, signed in by ${by.method}` : ''),
+    by.address || by.userAgent ? element('div', { class: 'event-client' }, [by.address, by.userAgent].filter(Boolean).join(' · ')) : null,
+    action.reason ? element('div', { class: 'event-reason' }, `Reason: ${action.reason}`) : null);
+}
+
+async function showDetail(id) {
+  const [q, events] = await Promise.all([
+    read(`/questions/${encodeURIComponent(id)}`), read(`/questions/${encodeURIComponent(id)}/events`)]);
+  if (!q || !events || detailId !== id) return;
+  $('detail-error').textContent = '';
+  $('detail-title').textContent = q.status === 'pending' ? 'Waiting for an answer' : `Question (${q.status})`;
+  place($('detail'), [cardFor(q, 'detail', (item) => (item.status === 'pending' ? pendingCard(item) : settledCard(item, { folded: false })))]);
+  $('events').replaceChildren(...(events.items.length ? events.items.map(eventItem) : [element('li', {}, 'Nothing recorded.')]));
+}
+
+function detailFailed(error) {
+  $('detail-error').textContent = `Cannot show this question: ${error.message}`;
+}
+
+/** Shows the view the address names: #/ (waiting), #/history, #/questions/<id>. */
+function route() {
+  if ($('questions').hidden) return;
+  const hash = location.hash || '#/';
+  const detail = hash.match(/^#\/questions\/([^/?#]+)$/);
+  const view = detail ? 'detail' : hash.startsWith('#/history') ? 'history' : 'waiting';
+  for (const name of ['waiting', 'history', 'detail']) $(`${name}-view`).hidden = name !== view;
+  for (const [link, current] of [['nav-waiting', view === 'waiting'], ['nav-history', view === 'history']]) {
+    if (current) $(link).setAttribute('aria-current', 'page');
+    else $(link).removeAttribute('aria-current');
+  }
+  detailId = detail ? decodeURIComponent(detail[1]) : null;
+  if (view === 'detail') {
+    $('detail').replaceChildren();
+    $('events').replaceChildren();
+    $('detail-error').textContent = '';
+    showDetail(detailId).catch(detailFailed);
+  } else if (view === 'history' && !past.query) {
+    loadHistory(false);
+  }
+  $(`${view}-title`).focus({ preventScroll: true });
+}
+
+window.addEventListener('hashchange', route);
 
 function connection(state, text) {
   const status = $('connection');
@@ -280,7 +667,8 @@ async function enter(refusal) {
   showIdentity(await response.json());
   $('sign-in').hidden = true;
   $('questions').hidden = false;
-  $('only-for').hidden = false;
+  $('views').hidden = false;
+  route();
   await start();
 }
 
@@ -290,9 +678,12 @@ function signedOut(message) {
   sessionStorage.removeItem(TOKEN);
   questions.clear();
   settledOrder.length = 0;
+  cards.clear();
+  Object.assign(past, { query: '', items: [], next: null, loading: null });
   render();
+  renderHistory();
   $('questions').hidden = true;
-  $('only-for').hidden = true;
+  $('views').hidden = true;
   $('answering-as').hidden = true;
   $('identity').hidden = true;
   connection('', '');

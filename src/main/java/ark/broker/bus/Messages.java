@@ -7,6 +7,7 @@ import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import io.vertx.core.buffer.Buffer;
 
 import java.util.List;
@@ -38,7 +39,7 @@ public final class Messages {
   public record GetQuestion(Actor actor, String id) {
   }
 
-  public record ListQuestions(Actor actor, QuestionFilter filter, int limit, String continueToken) {
+  public record ListQuestions(Actor actor, QuestionFilter filter, QuestionOrder order, int limit, String continueToken) {
   }
 
   /** The first {@code limit} changes the actor may see after position {@code after}, in order; fails with GONE when they are no longer retained. */

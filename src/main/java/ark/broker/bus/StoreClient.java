@@ -20,6 +20,7 @@ import ark.broker.question.Delivery;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionPage;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -79,7 +80,11 @@ public final class StoreClient {
   }
 
   public Future<QuestionPage> list(QuestionFilter filter, int limit, String continueToken) {
-    return request(Addresses.QUESTIONS_LIST, new ListQuestions(actor(), filter, limit, continueToken));
+    return list(filter, QuestionOrder.OLDEST_FIRST, limit, continueToken);
+  }
+
+  public Future<QuestionPage> list(QuestionFilter filter, QuestionOrder order, int limit, String continueToken) {
+    return request(Addresses.QUESTIONS_LIST, new ListQuestions(actor(), filter, order, limit, continueToken));
   }
 
   /** Every question the filter matches, page after page, for work that must look at all of them. */

@@ -2,7 +2,9 @@ package ark.broker.http;
 
 import ark.broker.question.ArkUri;
 import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.Priority;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionStatus;
 import io.vertx.core.MultiMap;
 
@@ -14,11 +16,12 @@ import java.util.Set;
  *
  * @param resourceVersion where a watch resumes (exclusive), or null to watch from now
  */
-record ListRequest(QuestionFilter filter, boolean watch, Long resourceVersion, int limit, String continueToken) {
+record ListRequest(QuestionFilter filter, QuestionOrder order, boolean watch, Long resourceVersion, int limit,
+                   String continueToken) {
   static final int DEFAULT_LIMIT = 100;
   static final int MAX_LIMIT = 1000;
   private static final Set<String> KNOWN =
-      Set.of("status", "sender", "recipient", "watch", "resourceVersion", "limit", "continue");
+      Set.of("status", "sender", "recipient", "priority", "q", "order", "watch", "resourceVersion", "limit", "continue");
 
   static ListRequest parse(MultiMap params, String lastEventId) {
     for (String name : params.names()) {
@@ -32,11 +35,18 @@ record ListRequest(QuestionFilter filter, boolean watch, Long resourceVersion, i
     String status = params.get("status");
     String sender = params.get("sender");
     String recipient = params.get("recipient");
+    String priority = params.get("priority");
+    String order = params.get("order");
     QuestionFilter filter = new QuestionFilter(
         status == null ? null : QuestionStatus.parse(status),
         sender == null ? null : ArkUri.require("sender", sender),
-        recipient == null ? null : ArkUri.require("recipient", recipient));
+        recipient == null ? null : ArkUri.require("recipient", recipient),
+        priority == null ? null : Priority.parse(priority),
+        params.get("q"));
     boolean watch = parseWatch(params.get("watch"));
+    if (watch && order != null) {
+      throw new InvalidQuestionException("order sorts a list; a watch streams changes as they happen");
+    }
     if (!watch && params.contains("resourceVersion")) {
       throw new InvalidQuestionException("resourceVersion is only meaningful with watch=true");
     }
@@ -45,7 +55,7 @@ record ListRequest(QuestionFilter filter, boolean watch, Long resourceVersion, i
     }
     // A browser that reconnects by itself repeats the original URL; Last-Event-ID is the newer position.
     String version = lastEventId != null && watch ? lastEventId : params.get("resourceVersion");
-    return new ListRequest(filter, watch, version == null ? null : parseVersion(version),
+    return new ListRequest(filter, order == null ? QuestionOrder.OLDEST_FIRST : QuestionOrder.parse(order), watch, version == null ? null : parseVersion(version),
         parseLimit(params.get("limit")), params.get("continue"));
   }
 

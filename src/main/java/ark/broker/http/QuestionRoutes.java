@@ -30,7 +30,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
       watch(ctx, request);
       return;
     }
-    failOn(ctx, store(ctx).list(request.filter(), request.limit(), request.continueToken()))
+    failOn(ctx, store(ctx).list(request.filter(), request.order(), request.limit(), request.continueToken()))
         .onSuccess(page -> {
           ObjectNode body = QuestionJson.MAPPER.createObjectNode();
           body.put("resourceVersion", page.resourceVersion());

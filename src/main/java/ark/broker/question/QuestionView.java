@@ -142,14 +142,20 @@ public final class QuestionView {
 
   /** Questions in the order they were created (oldest first), {@code limit} at a time. */
   public QuestionPage list(QuestionFilter filter, int limit, String continueToken) {
-    NavigableSet<ListOrder> candidates = candidates(filter);
+    return list(filter, QuestionOrder.OLDEST_FIRST, limit, continueToken);
+  }
+
+  /** Questions in creation order from the end {@code order} names, {@code limit} at a time. */
+  public QuestionPage list(QuestionFilter filter, QuestionOrder order, int limit, String continueToken) {
+    NavigableSet<ListOrder> candidates =
+        order == QuestionOrder.NEWEST_FIRST ? candidates(filter).descendingSet() : candidates(filter);
     NavigableSet<ListOrder> rest =
         continueToken == null ? candidates : candidates.tailSet(ListOrder.decode(continueToken), false);
     List<Question> items = new ArrayList<>(Math.min(limit, 256));
     ListOrder last = null;
     String next = null;
-    for (ListOrder order : rest) {
-      Question question = inListOrder.get(order);
+    for (ListOrder key : rest) {
+      Question question = inListOrder.get(key);
       if (!filter.matches(question)) {
         continue;
       }
@@ -158,7 +164,7 @@ public final class QuestionView {
         break;
       }
       items.add(question);
-      last = order;
+      last = key;
     }
     return new QuestionPage(Long.toString(position), items, next);
   }

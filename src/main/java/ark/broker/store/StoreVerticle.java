@@ -103,7 +103,8 @@ public final class StoreVerticle extends VerticleBase {
       bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())
           .map(question -> QuestionAccess.requireVisible(m.body().actor(), question))));
       bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
-          QuestionAccess.visible(m.body().actor(), m.body().filter()), m.body().limit(), m.body().continueToken()))));
+          QuestionAccess.visible(m.body().actor(), m.body().filter()), m.body().order(), m.body().limit(),
+          m.body().continueToken()))));
       bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body())));
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> unwritable().onComplete(unwritable ->

@@ -62,6 +62,9 @@ class DashboardTokenSignInBrowserTest {
     assertThat(seen.getString("refusal")).startsWith("only " + OTHER_HUMAN_NAME + " may answer question ");
     assertThat(seen.getJsonObject("notHersStored").getString("status")).isEqualTo("pending");
     assertThat(seen.getJsonObject("declinedStored").getString("status")).isEqualTo("cancelled");
+    JsonObject declinedBy = seen.getJsonObject("declinedEvents").getJsonArray("items").getJsonObject(1);
+    assertThat(declinedBy.getString("reason")).isEqualTo("not mine to rebase");
+    assertThat(declinedBy.getJsonObject("by").getString("principal")).isEqualTo("ark://users/ann");
 
     assertThat(seen.getBoolean("questionsHiddenAfterSignOut")).isTrue();
     assertThat(seen.getBoolean("keptTokenAfterSignOut")).isFalse();

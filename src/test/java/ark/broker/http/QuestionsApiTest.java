@@ -114,6 +114,26 @@ class QuestionsApiTest {
   }
 
   @Test
+  void searchesTextAndFiltersByPriorityNewestFirst() throws Exception {
+    String recipient = someone();
+    broker.ask("{'recipient':'" + recipient + "','content':'Deploy the API?','context':'## Diff summary','priority':'high'}");
+    broker.ask("{'recipient':'" + recipient + "','content':'Rotate keys?','context':'the api gateway keys','priority':'low'}");
+    broker.ask("{'recipient':'" + recipient + "','content':'Lunch?','priority':'high'}");
+    String mine = "/questions?recipient=" + recipient;
+
+    assertThat(contents(broker.get(mine + "&q=API").json())).containsExactly("Deploy the API?", "Rotate keys?");
+    assertThat(contents(broker.get(mine + "&q=diff%20SUMMARY").json())).containsExactly("Deploy the API?");
+    assertThat(contents(broker.get(mine + "&priority=high").json())).containsExactly("Deploy the API?", "Lunch?");
+    assertThat(contents(broker.get(mine + "&priority=high&q=api").json())).containsExactly("Deploy the API?");
+    assertThat(contents(broker.get(mine + "&order=newest").json())).containsExactly("Lunch?", "Rotate keys?", "Deploy the API?");
+    JsonObject newestFirst = broker.get(mine + "&order=newest&limit=2").json();
+    JsonObject older = broker.get(mine + "&order=newest&limit=2&continue=" + newestFirst.getString("continue")).json();
+    assertThat(contents(newestFirst)).containsExactly("Lunch?", "Rotate keys?");
+    assertThat(contents(older)).containsExactly("Deploy the API?");
+    assertThat(older.containsKey("continue")).isFalse();
+  }
+
+  @Test
   void answeringReturnsTheAnsweredQuestion() throws Exception {
     JsonObject question = broker.ask("{'recipient':'ark://users/john','content':'Merge?','options':['yes','no']}");
 
@@ -206,6 +226,10 @@ class QuestionsApiTest {
     assertError(broker.get("/questions?watch=yes"), 400, "BadRequest", "watch must be true or false");
     assertError(broker.get("/questions?recipient=john"), 400, "BadRequest", "recipient must look like");
     assertError(broker.get("/questions?status=pending&status=answered"), 400, "BadRequest", "more than once");
+    assertError(broker.get("/questions?priority=urgent"), 400, "BadRequest", "priority must be one of high, medium, low");
+    assertError(broker.get("/questions?order=random"), 400, "BadRequest", "order must be oldest or newest");
+    assertError(broker.get("/questions?watch=true&order=newest"), 400, "BadRequest", "order sorts a list");
+    assertError(broker.get("/questions?q=" + "x".repeat(257)), 400, "BadRequest", "search text is longer than 256");
   }
 
   @Test

@@ -203,6 +203,50 @@ class QuestionViewTest {
   }
 
   @Test
+  void searchesContentAndContextIgnoringCase() {
+    view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge PR 42?",
+        "**Tests** are green", null, Priority.HIGH, true, null, null, null, null, null).toQuestion("q-1", T0)), 1);
+    view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Rerun the tests?",
+        null, null, Priority.LOW, true, null, null, null, null, null).toQuestion("q-2", T0.plusSeconds(1))), 2);
+    create("q-3", 3);
+
+    assertThat(view.list(new QuestionFilter(null, null, null, null, "TESTS"), 10, null).items())
+        .extracting(Question::id).containsExactly("q-1", "q-2");
+    assertThat(view.list(new QuestionFilter(null, null, null, null, "pr 42"), 10, null).items())
+        .extracting(Question::id).containsExactly("q-1");
+    assertThat(view.list(new QuestionFilter(null, null, null, Priority.LOW, "tests"), 10, null).items())
+        .extracting(Question::id).containsExactly("q-2");
+    assertThat(view.list(new QuestionFilter(null, null, null, Priority.MEDIUM, null), 10, null).items())
+        .extracting(Question::id).containsExactly("q-3");
+    assertThat(view.list(new QuestionFilter(null, null, null, null, "nowhere"), 10, null).items()).isEmpty();
+  }
+
+  @Test
+  void aSearchTextHasABoundedLength() {
+    assertThatThrownBy(() -> new QuestionFilter(null, null, null, null, "x".repeat(257)))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("longer than 256");
+  }
+
+  @Test
+  void listsNewestFirstPageByPageOverAnIndex() {
+    for (int i = 1; i <= 5; i++) {
+      create("q-" + i, i);
+    }
+    Question third = view.get("q-3");
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, third, third.answer("a", null, T0)), 6);
+    QuestionFilter pending = new QuestionFilter(QuestionStatus.PENDING, null, null);
+
+    QuestionPage first = view.list(pending, QuestionOrder.NEWEST_FIRST, 2, null);
+    QuestionPage rest = view.list(pending, QuestionOrder.NEWEST_FIRST, 2, first.continueToken());
+
+    assertThat(first.items()).extracting(Question::id).containsExactly("q-5", "q-4");
+    assertThat(rest.items()).extracting(Question::id).containsExactly("q-2", "q-1");
+    assertThat(rest.continueToken()).isNull();
+    assertThat(view.list(QuestionFilter.ALL, QuestionOrder.NEWEST_FIRST, 10, null).items())
+        .extracting(Question::id).containsExactly("q-5", "q-4", "q-3", "q-2", "q-1");
+  }
+
+  @Test
   void aForgedContinueTokenIsRefused() {
     assertThatThrownBy(() -> view.list(QuestionFilter.ALL, 2, "not-a-token"))
         .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("continue");

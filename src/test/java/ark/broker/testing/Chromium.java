@@ -2,6 +2,10 @@ package ark.broker.testing;
 
 import org.junit.jupiter.api.Assumptions;
 
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -12,9 +16,18 @@ public final class Chromium {
   private Chromium() {
   }
 
-  /** Skips the test (rather than failing it) where no Chromium is installed. */
+  /**
+   * Skips the test (rather than failing it) where no Chromium is installed, saying so in the build's output:
+   * surefire keeps a test's own output in a file and a quiet build lists no skipped tests, so the reason is
+   * written to the process's real standard error, which the build shows.
+   */
   public static void assumeInstalled() {
-    Assumptions.assumeTrue(Files.isExecutable(PATH),
-        "no Chromium at " + PATH + " (.ci/run installs Debian's chromium; CHROMIUM names another)");
+    if (!Files.isExecutable(PATH)) {
+      String reason = "no Chromium at " + PATH + " (.ci/run installs Debian's chromium; CHROMIUM names another)";
+      PrintStream console = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+      console.println("[SKIPPED] browser test " + StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+          .getCallerClass().getSimpleName() + ": " + reason);
+      Assumptions.abort(reason);
+    }
   }
 }
