@@ -15,9 +15,11 @@ import java.util.List;
  * @param inboundTimeoutMillis how long a channel's request waits for the channel room before answering 503
  * @param limits connections, timeouts and header sizes the port allows
  * @param allowedHosts host names the API and dashboard answer to (DNS-rebinding protection)
+ * @param accessLog whether every request gets an access-log line (off by default: it costs more than the request)
  */
 public record HttpSettings(String host, int port, long bodyLimitBytes, long channelBodyLimitBytes, long heartbeatSeconds,
-                           int instances, long inboundTimeoutMillis, ServerLimits limits, List<String> allowedHosts) {
+                           int instances, long inboundTimeoutMillis, ServerLimits limits, List<String> allowedHosts,
+                           boolean accessLog) {
 
   /** @param inboundTimeoutMillis the store's request timeout, which channel requests share */
   public static HttpSettings from(JsonObject http, long inboundTimeoutMillis) {
@@ -31,6 +33,7 @@ public record HttpSettings(String host, int port, long bodyLimitBytes, long chan
         instances > 0 ? instances : Runtime.getRuntime().availableProcessors(),
         inboundTimeoutMillis,
         ServerLimits.from("http", http, http.getLong("heartbeatSeconds")),
-        http.getJsonArray("allowedHosts").stream().map(Object::toString).toList());
+        http.getJsonArray("allowedHosts").stream().map(Object::toString).toList(),
+        http.getBoolean("accessLog"));
   }
 }

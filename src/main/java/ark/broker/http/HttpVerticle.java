@@ -40,7 +40,7 @@ public final class HttpVerticle extends VerticleBase {
   public Future<?> start() {
     QuestionRoutes questions = new QuestionRoutes(store, hub);
     Router router = Router.router(vertx);
-    router.route().handler(new RequestLog(meters));
+    router.route().handler(new RequestLog(meters, settings.accessLog()));
     BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
     router.get("/healthz").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     router.get("/readyz").handler(this::ready);

@@ -141,9 +141,22 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
     return call.onFailure(ctx::fail);
   }
 
+  /** {@code application/json}, in any case, alone or followed by parameters ({@code ; charset=utf-8}). */
+  private static boolean isJson(String type) {
+    String json = "application/json";
+    if (type == null || !type.regionMatches(true, 0, json, 0, json.length())) {
+      return false;
+    }
+    int at = json.length();
+    while (at < type.length() && " \t\n\u000B\f\r".indexOf(type.charAt(at)) >= 0) {
+      at++;
+    }
+    return at == type.length() || type.charAt(at) == ';';
+  }
+
   private static JsonNode readBody(RoutingContext ctx) {
     String type = ctx.request().getHeader("Content-Type");
-    if (type == null || !type.toLowerCase().matches("application/json\\s*(;.*)?")) {
+    if (!isJson(type)) {
       throw new HttpProblem(415, "request body must be application/json, not " + (type == null ? "untyped" : type));
     }
     Buffer body = ctx.body().buffer();

@@ -52,6 +52,8 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     config.put("acks", "all");
     config.put("enable.idempotence", true);
     config.put("linger.ms", (int) lingerMillis);
+    // Appends are pipelined (many in flight, each answered when read back): they share produce requests.
+    config.put("batch.size", 256 * 1024);
     config.put("max.block.ms", requestTimeoutMillis);
     config.put("delivery.timeout.ms", (int) Math.max(deliveryTimeoutMillis, requestTimeoutMillis + lingerMillis));
     return config;

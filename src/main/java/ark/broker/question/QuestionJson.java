@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
@@ -15,6 +16,7 @@ import java.time.Instant;
 public final class QuestionJson {
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .addModule(new JavaTimeModule())
+      .addModule(new BlackbirdModule())
       .addModule(new SimpleModule("fast-instants").addDeserializer(Instant.class, new InstantText()))
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
       .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)

@@ -104,6 +104,25 @@ public final class CoreBenchmark {
       finished.complete();
       return;
     }
+    long sent = System.nanoTime();
+    request(http, answer, id, bearer, done.get())
+        .onComplete(result -> {
+          latency.add(System.nanoTime() - sent);
+          done.incrementAndGet();
+          if (result.failed()) {
+            errors.incrementAndGet();
+          } else if (!answer) {
+            ids.add(result.result());
+          }
+          loop(http, answer, bearer, ids, end, latency, errors, done, finished);
+        });
+  }
+
+  /**
+   * One REST request: a create (the {@code n}th) or the answer to question {@code id}. Succeeds with
+   * the created question's id (or the answered one's), fails on any status but 2xx.
+   */
+  static Future<String> request(HttpClient http, boolean answer, String id, String bearer, int n) {
     RequestOptions options = new RequestOptions()
         .setMethod(answer ? HttpMethod.PATCH : HttpMethod.POST)
         .setURI(answer ? "/questions/" + id : "/questions")
@@ -113,26 +132,15 @@ public final class CoreBenchmark {
     }
     String body = answer ? "{\"response\":\"yes\"}"
         : "{\"recipient\":\"ark://users/john\",\"sender\":\"ark://agents/bench\",\"content\":\"Proceed with step "
-        + done.get() + "?\",\"options\":[\"yes\",\"no\"]}";
-    long sent = System.nanoTime();
-    http.request(options)
+        + n + "?\",\"options\":[\"yes\",\"no\"]}";
+    return http.request(options)
         .compose(request -> request.send(Buffer.buffer(body)))
         .compose(response -> response.body().map(b -> {
           if (response.statusCode() / 100 != 2) {
-            errors.incrementAndGet();
-          } else if (!answer) {
-            ids.add(new JsonObject(b).getString("id"));
+            throw new IllegalStateException((answer ? "answer" : "create") + " answered " + response.statusCode());
           }
-          return b;
-        }))
-        .onComplete(result -> {
-          latency.add(System.nanoTime() - sent);
-          done.incrementAndGet();
-          if (result.failed()) {
-            errors.incrementAndGet();
-          }
-          loop(http, answer, bearer, ids, end, latency, errors, done, finished);
-        });
+          return answer ? id : new JsonObject(b).getString("id");
+        }));
   }
 
   /** 1,000 watch streams; 200 creates a little apart; how long each takes to reach every watcher. */

@@ -1,5 +1,8 @@
 package ark.broker.bench;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 
 /** Latency samples in nanoseconds, summarised the way the README reports them. */
@@ -12,6 +15,21 @@ final class Percentiles {
       samples = Arrays.copyOf(samples, size * 2);
     }
     samples[size++] = nanos;
+  }
+
+  /** Writes the samples for {@link #readFrom}, so another process's latencies can be merged with these. */
+  synchronized void writeTo(DataOutputStream out) throws IOException {
+    out.writeInt(size);
+    for (int i = 0; i < size; i++) {
+      out.writeLong(samples[i]);
+    }
+  }
+
+  /** Adds the samples {@link #writeTo} wrote. */
+  void readFrom(DataInputStream in) throws IOException {
+    for (int count = in.readInt(); count > 0; count--) {
+      add(in.readLong());
+    }
   }
 
   synchronized int count() {

@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), the load
+ * First one broker on its embedded log and one replica on Kafka, one after the other in the same run,
+ * with the same load, for the ratio of their throughputs. Then two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), the load
  * generator in this JVM, all on this machine: creates and answers per second at 32 concurrent
  * clients spread over both replicas, and how long an answer given on replica B takes to reach a
  * watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
@@ -37,6 +38,15 @@ public final class ReplicaBenchmark {
     Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(TestKafka.shared().cluster()));
     environment.put("LOG_LEVEL", "WARN");
     environment.put("ACCESS_LOG_LEVEL", "WARN");
+    CoreBenchmark.Result[] embedded = oneBroker(vertx, work.resolve("embedded"), Map.of("LOG_LEVEL", "WARN"));
+    CoreBenchmark.Result[] onKafka = oneBroker(vertx, work.resolve("one-replica"), environment);
+    System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores%n", Runtime.getRuntime().availableProcessors());
+    String[] names = {"creates", "answers"};
+    for (int i = 0; i < 2; i++) {
+      System.out.printf("%-9s embedded %6.0f req/s (%s), Kafka %6.0f req/s (%s): %.2fx%n", names[i],
+          embedded[i].perSecond(), embedded[i].latency().summary(), onKafka[i].perSecond(), onKafka[i].latency().summary(),
+          onKafka[i].perSecond() / embedded[i].perSecond());
+    }
     int portA = BrokerProcess.freePort();
     int portB = BrokerProcess.freePort();
     try (BrokerProcess a = BrokerProcess.start(work.resolve("a"), portA, environment);
@@ -58,6 +68,21 @@ public final class ReplicaBenchmark {
           taskLatency.summary());
     } finally {
       vertx.close();
+    }
+  }
+
+  /** Creates, then answers, at 32 concurrent clients on one broker process started with {@code environment}. */
+  private static CoreBenchmark.Result[] oneBroker(Vertx vertx, Path dataDir, Map<String, String> environment) throws Exception {
+    int port = BrokerProcess.freePort();
+    try (BrokerProcess broker = BrokerProcess.start(dataDir, port, environment)) {
+      HttpClient http = client(vertx, port);
+      ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
+      CoreBenchmark.run(List.of(http), "warm-up creates", 3, created, false);
+      created.clear();
+      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(http), "creates", 10, created, false);
+      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(http), "answers", 10, created, true);
+      http.close();
+      return new CoreBenchmark.Result[] {creates, answers};
     }
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,6 +16,7 @@ import java.io.UncheckedIOException;
 /** JSON for the MCP layer: strict parsing of what clients send, compact writing of what goes out. */
 public final class McpJson {
   public static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new BlackbirdModule())
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
       // A message is one JSON value: anything after it makes the body unparsable (-32700), as in JSON-RPC.
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
