@@ -19,6 +19,7 @@ import ark.broker.bus.Messages.StoreStatus;
 import ark.broker.question.Delivery;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
+import ark.broker.question.Reply;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionPage;
 import io.vertx.core.Future;
@@ -87,8 +88,8 @@ public final class StoreClient {
     return forEachAfter(filter, null, action);
   }
 
-  public Future<Question> answer(String id, String response, String answeredBy) {
-    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(actor(), id, response, answeredBy));
+  public Future<Question> answer(String id, Reply reply, String answeredBy) {
+    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(actor(), id, reply, answeredBy));
   }
 
   public Future<Question> cancel(String id) {

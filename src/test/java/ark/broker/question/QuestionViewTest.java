@@ -14,7 +14,7 @@ class QuestionViewTest {
   private final QuestionView view = new QuestionView();
 
   private static Question question(String id, String recipient, Instant createdAt, Instant expiresAt) {
-    return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, expiresAt,
+    return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, null, null, false, null, expiresAt,
         null, null, null, null).toQuestion(id, createdAt);
   }
 
