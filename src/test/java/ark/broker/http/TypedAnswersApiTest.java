@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.testing.Forms;
 import ark.broker.testing.Identities;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
@@ -17,14 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Form questions (responseSchema) and approvals over REST, signed in: what is refused changes nothing. */
 class TypedAnswersApiTest {
-  static final String SCHEMA = """
-      {"type":"object","properties":{
-        "env":{"type":"string","title":"Environment","oneOf":[{"const":"staging","title":"Staging"},{"const":"prod","title":"Production"}]},
-        "replicas":{"type":"integer","minimum":1,"maximum":10},
-        "notify":{"type":"boolean","default":true},
-        "contact":{"type":"string","format":"email"}},
-       "required":["env","replicas"]}""";
-
   @TempDir
   static Path dir;
   static TestBroker broker;
@@ -63,10 +56,10 @@ class TypedAnswersApiTest {
   @Test
   void aFormQuestionIsAnsweredWithACheckedObject() throws Exception {
     String id = ask(new JsonObject().put("recipient", HUMAN_NAME).put("content", "Deploy where?")
-        .put("responseSchema", new JsonObject(SCHEMA)).encode());
+        .put("responseSchema", new JsonObject(Forms.DEPLOY)).encode());
     JsonObject asked = broker.as(HUMAN).get("/questions/" + id).json();
     assertThat(asked.getString("kind")).isEqualTo("question");
-    assertThat(asked.getJsonObject("responseSchema")).isEqualTo(new JsonObject(SCHEMA));
+    assertThat(asked.getJsonObject("responseSchema")).isEqualTo(new JsonObject(Forms.DEPLOY));
 
     refused(id, "{\"answer\":{\"env\":\"qa\",\"replicas\":2}}", "answer.env must be one of [staging, prod]");
     refused(id, "{\"answer\":{\"env\":\"prod\"}}", "answer.replicas is required");
