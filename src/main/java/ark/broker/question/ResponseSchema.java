@@ -114,6 +114,32 @@ public final class ResponseSchema {
     return kept;
   }
 
+  /**
+   * An answer people typed as text, one value a field ({@code key=value} lines in a comment, a form's text inputs):
+   * keys are a field's name or its title in any letter case, values are read as their field's type
+   * ({@link Field#read}). A key that names no field is kept as typed, for {@link #validate} to name; blank values
+   * are left out, as fields not given.
+   */
+  public ObjectNode fromText(Map<String, String> values) {
+    ObjectNode answer = QuestionJson.MAPPER.createObjectNode();
+    values.forEach((key, value) -> {
+      Field field = fieldNamed(key.strip());
+      if (!value.isBlank()) {
+        answer.set(field == null ? key.strip() : field.name(), field == null ? answer.textNode(value.strip()) : field.read(value));
+      }
+    });
+    return answer;
+  }
+
+  private Field fieldNamed(String key) {
+    Field field = fields.get(key);
+    if (field != null) {
+      return field;
+    }
+    return fields.values().stream().filter(candidate -> candidate.name().equalsIgnoreCase(key)
+        || candidate.title() != null && candidate.title().equalsIgnoreCase(key)).findFirst().orElse(null);
+  }
+
   @Override
   public boolean equals(Object other) {
     return other instanceof ResponseSchema that && schema.equals(that.schema);
@@ -297,6 +323,47 @@ public final class ResponseSchema {
       if (min != null && max != null && min.intValue() > max.intValue()) {
         throw new InvalidQuestionException(where + ".minItems must not be above its maxItems");
       }
+    }
+
+    /**
+     * A value typed as text, read as this field's type: a number for number and integer fields, true or false
+     * (also yes/no) for booleans, comma-separated choices for a multiple choice; a choice may be given by its
+     * label too. Text that does not read as the type stays text, so that {@link #check} says what is wrong.
+     */
+    public JsonNode read(String text) {
+      String value = text.strip();
+      return switch (type) {
+        case "number", "integer" -> {
+          try {
+            yield QuestionJson.MAPPER.getNodeFactory().numberNode(new java.math.BigDecimal(value));
+          } catch (NumberFormatException e) {
+            yield QuestionJson.MAPPER.getNodeFactory().textNode(value);
+          }
+        }
+        case "boolean" -> switch (value.toLowerCase()) {
+          case "true", "yes" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(true);
+          case "false", "no" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(false);
+          default -> QuestionJson.MAPPER.getNodeFactory().textNode(value);
+        };
+        case "array" -> {
+          var array = QuestionJson.MAPPER.createArrayNode();
+          for (String choice : value.split(",")) {
+            if (!choice.isBlank()) {
+              array.add(choiceNamed(choice.strip()));
+            }
+          }
+          yield array;
+        }
+        default -> QuestionJson.MAPPER.getNodeFactory().textNode(isChoice() ? choiceNamed(value) : value);
+      };
+    }
+
+    private String choiceNamed(String given) {
+      if (choices.containsKey(given)) {
+        return given;
+      }
+      return choices.entrySet().stream().filter(choice -> choice.getKey().equalsIgnoreCase(given)
+          || choice.getValue().equalsIgnoreCase(given)).map(Map.Entry::getKey).findFirst().orElse(given);
     }
 
     /** Checks one value of this field; {@code where} names it in the message. */
