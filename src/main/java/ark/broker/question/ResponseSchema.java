@@ -59,7 +59,7 @@ public final class ResponseSchema {
   }
 
   /** A schema as the log kept it: it was checked when the question was asked. */
-  @JsonCreator
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   static ResponseSchema kept(ObjectNode node) {
     return new ResponseSchema(node);
   }
