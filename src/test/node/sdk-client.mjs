@@ -151,6 +151,39 @@ const scenarios = {
     return { progress, result };
   },
 
+  // Typed questions, with the tool list fetched first so that the SDK checks structuredContent against the
+  // outputSchema: a form answered while the call waits, then an approval asked with waitSeconds that comes back
+  // pending and is collected with get_question once decided.
+  async typed() {
+    const client = await connect();
+    await client.listTools();
+    let answered = false;
+    const form = await client.callTool({ name: 'ask_question', arguments: {
+      recipient, content: 'How many replicas?', responseSchema: {
+        type: 'object', properties: { replicas: { type: 'integer', minimum: 1, maximum: 10 }, env: { type: 'string', enum: ['staging', 'prod'] } },
+        required: ['replicas'] } } }, CallToolResultSchema, {
+      timeout: 30000,
+      resetTimeoutOnProgress: true,
+      onprogress: async () => {
+        if (answered) return;
+        answered = true;
+        const id = await pendingQuestionId();
+        const refused = await rest('PATCH', `/questions/${id}`, { answer: { replicas: 11 } });
+        if (refused.status !== 400) throw new Error(`a wrong answer was not refused: ${JSON.stringify(refused)}`);
+        const reply = await rest('PATCH', `/questions/${id}`, { answer: { replicas: 4, env: 'prod' } });
+        if (reply.status !== 200) throw new Error(`answering failed: ${JSON.stringify(reply)}`);
+      },
+    });
+    const pending = await client.callTool({ name: 'ask_question', arguments: {
+      recipient, content: 'May I delete branch old-ui?', kind: 'approval', waitSeconds: 1 } }, CallToolResultSchema);
+    const questionId = pending.structuredContent.questionId;
+    const decided = await rest('PATCH', `/questions/${questionId}`, { decision: { action: 'approved', reason: 'merged long ago' } });
+    if (decided.status !== 200) throw new Error(`deciding failed: ${JSON.stringify(decided)}`);
+    const collected = await client.callTool({ name: 'get_question', arguments: { questionId } }, CallToolResultSchema);
+    await client.close();
+    return { form, pending, collected };
+  },
+
   // The same tool call asked again (same query and tool call id, a new session) finds the same task.
   async replay() {
     const meta = {

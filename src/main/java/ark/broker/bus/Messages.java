@@ -8,6 +8,7 @@ import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionOrder;
+import ark.broker.question.Reply;
 import io.vertx.core.buffer.Buffer;
 
 import java.util.List;
@@ -29,7 +30,7 @@ public final class Messages {
   public record Created(Question question, boolean created) {
   }
 
-  public record AnswerQuestion(Actor actor, String id, String response, String answeredBy) {
+  public record AnswerQuestion(Actor actor, String id, Reply reply, String answeredBy) {
   }
 
   /** @param reason why it is withdrawn or declined, for its history; or null */

@@ -22,6 +22,7 @@ import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionPage;
+import ark.broker.question.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
@@ -92,8 +93,8 @@ public final class StoreClient {
     return forEachAfter(filter, null, action);
   }
 
-  public Future<Question> answer(String id, String response, String answeredBy) {
-    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(actor(), id, response, answeredBy));
+  public Future<Question> answer(String id, Reply reply, String answeredBy) {
+    return request(Addresses.QUESTIONS_ANSWER, new AnswerQuestion(actor(), id, reply, answeredBy));
   }
 
   public Future<Question> cancel(String id) {

@@ -13,6 +13,7 @@ import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionNotFoundException;
 import ark.broker.question.QuestionStatus;
+import ark.broker.question.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -58,21 +59,26 @@ public final class Answering {
   }
 
   /**
-   * Answers as {@code user}. An answer equal to an option but for letter case counts as that option. The same
-   * person giving the same answer again (a redelivered request) gets the question back.
+   * Answers as {@code user} with text. An answer equal to an option but for letter case counts as that option. The
+   * same person giving the same answer again (a redelivered request) gets the question back.
    */
   public Future<Question> answer(Question question, String given, ChannelUser user, String requestId) {
-    InboundProblem notAllowed = refusal(question, user);
-    if (notAllowed != null) {
-      return Future.failedFuture(notAllowed);
-    }
     String response = asOption(question, given.strip());
     if (question.status() == QuestionStatus.ANSWERED && Objects.equals(question.response(), response)
         && Objects.equals(question.answeredBy(), user.identity())) {
       return Future.succeededFuture(question);
     }
+    return answer(question, new Reply.Text(response), user, requestId);
+  }
+
+  /** Answers as {@code user} with a form's fields or a decision; the question checks them (400 naming what fails). */
+  public Future<Question> answer(Question question, Reply reply, ChannelUser user, String requestId) {
+    InboundProblem notAllowed = refusal(question, user);
+    if (notAllowed != null) {
+      return Future.failedFuture(notAllowed);
+    }
     return refusedAsProblem(store.as(actorFor(question, user)).forRequest(requestId)
-        .answer(question.id(), response, user.identity()));
+        .answer(question.id(), reply, user.identity()));
   }
 
   /**

@@ -60,7 +60,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
 
   void answer(RoutingContext ctx) {
     QuestionRequests.Answer answer = QuestionRequests.answer(readBody(ctx));
-    failOn(ctx, store(ctx).answer(ctx.pathParam("id"), answer.response(), answer.answeredBy()))
+    failOn(ctx, store(ctx).answer(ctx.pathParam("id"), answer.reply(), answer.answeredBy()))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 

@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
 
 /**
  * Ark's tool-call approvals answered through the broker. Each A2ATask that waits for an approval becomes one
- * question (options approve and reject, routed by {@link ApprovalRouting}); its answer is written back as ark-api
+ * question (kind approval, routed by {@link ApprovalRouting}); its answer is written back as ark-api
  * writes it, so Ark's controllers resume the Query; a task that stops waiting (decided elsewhere, timed out,
  * deleted) has its pending question cancelled. Level-triggered like the Query status: each task is compared with
  * its question after every change to either (a watch on A2ATasks, the store's changes) and in a periodic full

@@ -2,12 +2,12 @@ package ark.broker.kube;
 
 import ark.broker.kube.ApprovalTask.TaskRef;
 import ark.broker.kube.ApprovalTask.ToolCall;
+import ark.broker.question.Decision;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Priority;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
-
-import java.util.List;
+import ark.broker.question.QuestionKind;
 
 /**
  * The question an approval task becomes, and the way back. Its idempotency key names the task (namespace, name
@@ -15,8 +15,8 @@ import java.util.List;
  * already asked instead of asking again, and a question names the task it is about even after the task is gone.
  */
 final class ApprovalQuestion {
-  static final String APPROVE = "approve";
-  static final String REJECT = "reject";
+  /** The answer that approved a question asked before approvals were their own kind (options approve, reject). */
+  private static final String APPROVE = "approve";
   private static final String KEY_PREFIX = "a2atask/";
   /** Arguments longer than this are cut in the context: a person reads them, the task keeps them whole. */
   private static final int ARGUMENTS_SHOWN = 2_000;
@@ -43,8 +43,8 @@ final class ApprovalQuestion {
     }
     String sender = task.agent() == null ? null : "ark://agents/" + task.ref().namespace() + "/" + task.agent();
     QueryRef query = task.queryName() == null ? null : new QueryRef(task.queryNamespace(), task.queryName());
-    return new NewQuestion(sender, route.recipient(), route.channels(), content, context.toString(),
-        List.of(APPROVE, REJECT), Priority.HIGH, true, null, null, query, null, key(task));
+    return new NewQuestion(sender, route.recipient(), route.channels(), content, context.toString(), null,
+        Priority.HIGH, true, QuestionKind.APPROVAL, null, false, null, null, null, query, null, key(task));
   }
 
   /** The task a question asks about, or null for a question that is not an approval. */
@@ -62,9 +62,14 @@ final class ApprovalQuestion {
     return key(task).equals(question.idempotencyKey());
   }
 
-  /** What ark-api writes for the answer: {@code approved} or {@code rejected}. */
+  /**
+   * What ark-api writes for the answer: {@code approved} or {@code rejected}. A question asked before approvals had
+   * their own kind is still pending after an upgrade, and its answer is the option chosen.
+   */
   static String decision(Question answered) {
-    return APPROVE.equals(answered.response()) ? ApprovalTask.APPROVED : ApprovalTask.REJECTED;
+    boolean approved = answered.decision() != null ? answered.decision().action() == Decision.Action.APPROVED
+        : APPROVE.equals(answered.response());
+    return approved ? ApprovalTask.APPROVED : ApprovalTask.REJECTED;
   }
 
   private static String key(ApprovalTask task) {

@@ -30,8 +30,15 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
       (or, if your client supports MCP tasks, returns a task whose result is the answer). \
       Write `content` so it can be answered without other context, and say in `context` what depends on it. \
       Give `options` when the answer should be one of a few choices: the answer is then exactly one of them. \
-      The result's `response` is the person's answer. If the question is cancelled or expires before anyone \
+      Give `responseSchema` (a flat JSON Schema object of string, number, integer, boolean and enum fields, as in MCP \
+      elicitation) to get a form filled in: the result's `answer` is then an object of those fields, checked. \
+      Use `kind: "approval"` to ask for approval of an action (say what and why in content and context, put the \
+      call's arguments in `arguments`): the result's `decision` is {action: approved|rejected, reason, decidedBy}. \
+      The result's `response` is the person's answer as text. If the question is cancelled or expires before anyone \
       answers, the result is an error that says so: do not treat that as an answer. \
+      If your client gives up on long calls, pass `waitSeconds`: when no answer came by then, the result is \
+      {status: "pending", questionId}, which is no error: collect the answer later with get_question (its \
+      waitSeconds waits for it). \
       Repeating the same tool call (same query and tool call id) returns the same question instead of asking twice.""";
 
 
@@ -51,7 +58,9 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
   @Override
   public Future<ObjectNode> call(RequestContext ctx, ObjectNode arguments) {
     NewQuestion request;
+    long waitMillis;
     try {
+      waitMillis = waitMillis(arguments);
       request = request(ctx, arguments);
     } catch (InvalidQuestionException e) {
       return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
@@ -60,6 +69,11 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
       Question question = created.question();
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
+      }
+      if (waitMillis >= 0) {
+        ctx.stream();
+        return watch.untilFinal(ctx, question.id(), waitMillis)
+            .map(latest -> QuestionResults.askResult(latest == null ? question : latest));
       }
       ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(question.id()));
       ctx.stream();
@@ -97,11 +111,24 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     return resume(ctx, QuestionWatch.resumedQuestion(state)).map(JsonNode.class::cast);
   }
 
+  /** How long a plain call waits for the answer before it returns the pending question; -1 for as long as it takes. */
+  private static long waitMillis(ObjectNode arguments) {
+    JsonNode wait = arguments.get("waitSeconds");
+    if (wait == null || wait.isNull()) {
+      return -1;
+    }
+    if (!wait.isIntegralNumber() || wait.asLong() < 1 || wait.asLong() > FollowUpTools.MAX_WAIT_SECONDS) {
+      throw new InvalidQuestionException("waitSeconds must be a whole number from 1 to " + FollowUpTools.MAX_WAIT_SECONDS);
+    }
+    return wait.asLong() * 1000;
+  }
+
   private NewQuestion request(RequestContext ctx, ObjectNode arguments) {
     Caller caller = Caller.of(ctx, arguments);
     ObjectNode question = arguments.deepCopy();
     question.put("sender", caller.agent());
-    question.remove(java.util.List.of("query", "toolCallId"));
+    // A task's result waits as long as it takes: waitSeconds only shortens a plain call.
+    question.remove(java.util.List.of("query", "toolCallId", "waitSeconds"));
     if (caller.query() != null) {
       question.set("query", caller.query());
     }
@@ -134,6 +161,21 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
         .put("description", "When to give up waiting (ISO-8601); or use ttlSeconds");
     properties.putObject("ttlSeconds").put("type", "integer").put("minimum", 1)
         .put("description", "Seconds until the question expires unanswered");
+    properties.putObject("kind").put("type", "string")
+        .put("description", "question (default): an answer; approval: approve or reject, with a reason")
+        .set("enum", McpJson.array().add("question").add("approval"));
+    properties.putObject("responseSchema").put("type", "object")
+        .put("description", "A form for the answer: MCP elicitation's flat JSON Schema, {type: object, properties: "
+            + "{name: {type: string|number|integer|boolean, title, description, default, minLength, maxLength, "
+            + "format: email|uri|date|date-time, enum, oneOf: [{const, title}], minimum, maximum}}, required: [...]}; "
+            + "the answer is then an object of those fields");
+    properties.putObject("reasonRequired").put("type", "boolean")
+        .put("description", "For kind approval: every decision must give a reason");
+    properties.putObject("arguments").put("type", "object")
+        .put("description", "For kind approval: the arguments of the call to approve; the approver may edit them");
+    properties.putObject("waitSeconds").put("type", "integer").put("minimum", 1).put("maximum", FollowUpTools.MAX_WAIT_SECONDS)
+        .put("description", "Wait at most this long, then return {status: pending, questionId}; collect the answer "
+            + "with get_question. Without it the call waits until the question is answered, cancelled or expires");
     properties.putObject("sender").put("type", "string")
         .put("description", "Who asks, as ark://agents/<name>; usually set by the host");
     ObjectNode query = properties.putObject("query").put("type", "object")

@@ -23,7 +23,7 @@ import java.util.List;
  */
 final class FollowUpTools {
   private static final int MAX_PENDING = 100;
-  private static final int MAX_WAIT_SECONDS = 300;
+  static final int MAX_WAIT_SECONDS = 300;
   private static final String NOT_A_QUESTION_ID = "questionId must be the id of a question (a string)";
 
   private final StoreClient store;

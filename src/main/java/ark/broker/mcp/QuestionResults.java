@@ -23,7 +23,18 @@ final class QuestionResults {
     properties.putObject("questionId").put("type", "string").put("description", "The question's id (also the task id)");
     properties.putObject("status").put("type", "string").put("description", "pending, answered, cancelled or expired")
         .set("enum", McpJson.array().add("pending").add("answered").add("cancelled").add("expired"));
-    properties.putObject("response").put("type", "string").put("description", "The person's answer, when answered");
+    properties.putObject("response").put("type", "string").put("description", "The person's answer as text, when answered");
+    properties.putObject("answer").put("type", "object")
+        .put("description", "For a question with a responseSchema: the answer, an object of the schema's fields");
+    ObjectNode decision = properties.putObject("decision").put("type", "object")
+        .put("description", "For kind approval: the person's decision");
+    ObjectNode decisionFields = decision.putObject("properties");
+    decisionFields.putObject("action").put("type", "string").set("enum", McpJson.array().add("approved").add("rejected"));
+    decisionFields.putObject("reason").put("type", "string").put("description", "Why, in their words, if they said");
+    decisionFields.putObject("arguments").put("type", "object").put("description", "The arguments they approved, where they edited them");
+    decisionFields.putObject("decidedBy").put("type", "string");
+    decisionFields.putObject("decidedAt").put("type", "string").put("format", "date-time");
+    decision.set("required", McpJson.array().add("action").add("decidedAt"));
     properties.putObject("answeredBy").put("type", "string").put("description", "Who answered, as ark://users/<name>");
     properties.putObject("answeredAt").put("type", "string").put("format", "date-time");
     schema.set("required", McpJson.array().add("questionId").add("status"));
@@ -34,6 +45,12 @@ final class QuestionResults {
     ObjectNode structured = McpJson.object().put("questionId", question.id()).put("status", question.status().wireName());
     if (question.response() != null) {
       structured.put("response", question.response());
+    }
+    if (question.answer() != null) {
+      structured.set("answer", question.answer());
+    }
+    if (question.decision() != null) {
+      structured.set("decision", QuestionJson.MAPPER.valueToTree(question.decision()));
     }
     if (question.answeredBy() != null) {
       structured.put("answeredBy", question.answeredBy());
@@ -53,6 +70,8 @@ final class QuestionResults {
     String text = switch (question.status()) {
       case CANCELLED -> "The question " + question.id() + " was cancelled before anyone answered it.";
       case EXPIRED -> "The question " + question.id() + " expired at " + question.expiresAt() + " without an answer.";
+      case PENDING -> "No answer yet to question " + question.id() + "; collect it later with get_question. "
+          + McpJson.write(structured);
       default -> McpJson.write(structured);
     };
     return toolResult(text, structured, question.status() == QuestionStatus.CANCELLED || question.status() == QuestionStatus.EXPIRED);

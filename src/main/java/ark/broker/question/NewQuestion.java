@@ -1,5 +1,7 @@
 package ark.broker.question;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +20,10 @@ public record NewQuestion(
     List<String> options,
     Priority priority,
     boolean blocking,
+    QuestionKind kind,
+    ResponseSchema responseSchema,
+    boolean reasonRequired,
+    ObjectNode arguments,
     Instant expiresAt,
     Long ttlSeconds,
     QueryRef query,
@@ -56,6 +62,22 @@ public record NewQuestion(
       }
     }
     priority = priority == null ? Priority.MEDIUM : priority;
+    kind = kind == null ? QuestionKind.QUESTION : kind;
+    if (kind == QuestionKind.APPROVAL && (options != null || responseSchema != null)) {
+      throw new InvalidQuestionException("an approval is answered approved or rejected: leave out options and responseSchema");
+    }
+    if (kind != QuestionKind.APPROVAL && (reasonRequired || arguments != null)) {
+      throw new InvalidQuestionException("reasonRequired and arguments belong to kind approval");
+    }
+    if (options != null && responseSchema != null) {
+      throw new InvalidQuestionException("give options or a responseSchema, not both (a choice is a responseSchema field with an enum)");
+    }
+    if (arguments != null) {
+      if (arguments.toString().length() > Limits.TEXT) {
+        throw new InvalidQuestionException("arguments is longer than " + Limits.TEXT + " characters as JSON");
+      }
+      arguments = arguments.deepCopy();
+    }
     if (expiresAt != null && ttlSeconds != null) {
       throw new InvalidQuestionException("give either expiresAt or ttlSeconds, not both");
     }
@@ -72,8 +94,8 @@ public record NewQuestion(
 
   /** The same request, sent by {@code name}. */
   public NewQuestion sentBy(String name) {
-    return new NewQuestion(name, recipient, channels, content, context, options, priority, blocking, expiresAt,
-        ttlSeconds, query, toolCallId, idempotencyKey);
+    return new NewQuestion(name, recipient, channels, content, context, options, priority, blocking, kind,
+        responseSchema, reasonRequired, arguments, expiresAt, ttlSeconds, query, toolCallId, idempotencyKey);
   }
 
   /** The pending question this request creates under {@code id} (see {@link QuestionIds#forRequest}). */
@@ -83,7 +105,7 @@ public record NewQuestion(
       throw new InvalidQuestionException("expiresAt must be in the future");
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        QuestionStatus.PENDING, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
+        kind, responseSchema, reasonRequired, arguments, QuestionStatus.PENDING, null, null, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
         List.of(), List.of(), 0);
   }
 
@@ -97,7 +119,9 @@ public record NewQuestion(
         && channels.equals(existing.channels()) && content.equals(existing.content())
         && java.util.Objects.equals(context, existing.context())
         && java.util.Objects.equals(options, existing.options()) && priority == existing.priority()
-        && blocking == existing.blocking() && java.util.Objects.equals(query, existing.query())
+        && blocking == existing.blocking() && kind == existing.kind()
+        && java.util.Objects.equals(responseSchema, existing.responseSchema()) && reasonRequired == existing.reasonRequired()
+        && java.util.Objects.equals(arguments, existing.arguments()) && java.util.Objects.equals(query, existing.query())
         && java.util.Objects.equals(toolCallId, existing.toolCallId());
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonView;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,8 +24,11 @@ public record Question(
     // what was asked, of whom, by whom
     String sender, String recipient, List<String> channels, String content, String context, List<String> options,
     Priority priority, boolean blocking,
+    // how it is answered: free text or one of the options, a form (responseSchema), or an approval
+    QuestionKind kind, ResponseSchema responseSchema,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean reasonRequired, ObjectNode arguments,
     // what became of it
-    QuestionStatus status, String response, String answeredBy,
+    QuestionStatus status, String response, ObjectNode answer, Decision decision, String answeredBy,
     Instant createdAt, Instant updatedAt, Instant answeredAt, Instant expiresAt,
     // where it came from
     QueryRef query, String toolCallId, String idempotencyKey,
@@ -36,6 +40,8 @@ public record Question(
   public Question {
     channels = channels == null ? List.of() : List.copyOf(channels);
     options = options == null || options.isEmpty() ? null : List.copyOf(options);
+    // Records written before questions had kinds are plain questions.
+    kind = kind == null ? QuestionKind.QUESTION : kind;
     deliveries = deliveries == null ? List.of() : List.copyOf(deliveries);
     history = history == null ? List.of() : List.copyOf(history);
   }
@@ -45,9 +51,38 @@ public record Question(
     return status == QuestionStatus.PENDING;
   }
 
-  /** First answer wins: the answer must come while pending and, where options exist, be one of them. */
+  /** A plain answer; see {@link #answer(Reply, String, Instant)}. */
   public Question answer(String answer, String by, Instant now) {
+    return answer(new Reply.Text(answer), by, now);
+  }
+
+  /**
+   * First answer wins: the answer must come while pending and fit the question. A plain question takes text (one
+   * of its options, where it has them); a form question takes an object its responseSchema accepts; an approval
+   * takes a decision, or text naming one (approve, reject) so that clients that only know {@code response} can
+   * decide too. {@code response} always holds the answer as text: a form's answer as JSON, a decision's action.
+   */
+  public Question answer(Reply reply, String by, Instant now) {
     requirePending("answered");
+    if (by != null) {
+      ArkUri.require("answeredBy", by);
+    }
+    if (kind == QuestionKind.APPROVAL) {
+      return decided(asVerdict(reply), by, now);
+    }
+    if (responseSchema != null) {
+      if (!(reply instanceof Reply.Form form)) {
+        throw new InvalidQuestionException("question " + id + " has a responseSchema: answer with an answer object of the fields "
+            + responseSchema.fields().keySet());
+      }
+      ObjectNode checked = responseSchema.validate(form.answer());
+      return answered(checked.toString(), checked, null, by, now);
+    }
+    if (!(reply instanceof Reply.Text text)) {
+      throw new InvalidQuestionException("question " + id + " takes a plain response"
+          + (options == null ? "" : ", one of " + options) + "; it has no responseSchema and is no approval");
+    }
+    String answer = text.response();
     if (answer == null || answer.isBlank()) {
       throw new InvalidQuestionException("response must be a non-empty string");
     }
@@ -57,11 +92,51 @@ public record Question(
     if (options != null && !options.contains(answer)) {
       throw new InvalidQuestionException("response must be one of the question's options " + options);
     }
-    if (by != null) {
-      ArkUri.require("answeredBy", by);
+    return answered(answer, null, null, by, now);
+  }
+
+  private Reply.Verdict asVerdict(Reply reply) {
+    if (reply instanceof Reply.Verdict verdict) {
+      return verdict;
     }
+    Decision.Action action = reply instanceof Reply.Text text && text.response() != null
+        ? Decision.Action.ofResponse(text.response()) : null;
+    if (action == null) {
+      throw new InvalidQuestionException("question " + id + " is an approval: answer with a decision "
+          + "{\"action\": \"approved\" or \"rejected\", \"reason\": ...}");
+    }
+    return new Reply.Verdict(action, null, null);
+  }
+
+  private Question decided(Reply.Verdict verdict, String by, Instant now) {
+    String reason = verdict.reason() == null || verdict.reason().isBlank() ? null : verdict.reason().strip();
+    if (reasonRequired && reason == null) {
+      throw new InvalidQuestionException("decision.reason is required: question " + id + " asks for a reason with every decision");
+    }
+    if (reason != null && reason.length() > Limits.TEXT) {
+      throw new InvalidQuestionException("decision.reason is longer than " + Limits.TEXT + " characters");
+    }
+    ObjectNode edited = null;
+    if (verdict.arguments() != null && !verdict.arguments().isNull()) {
+      if (arguments == null) {
+        throw new InvalidQuestionException("decision.arguments: question " + id + " offers no arguments to edit");
+      }
+      if (verdict.action() != Decision.Action.APPROVED) {
+        throw new InvalidQuestionException("decision.arguments go with approved only: a rejected call runs with no arguments");
+      }
+      if (!verdict.arguments().isObject() || verdict.arguments().toString().length() > Limits.TEXT) {
+        throw new InvalidQuestionException("decision.arguments must be a JSON object of at most " + Limits.TEXT + " characters");
+      }
+      edited = verdict.arguments().deepCopy();
+    }
+    Decision decision = new Decision(verdict.action(), reason, edited, by, now);
+    return answered(verdict.action().wireName(), null, decision, by, now);
+  }
+
+  private Question answered(String text, ObjectNode answer, Decision decision, String by, Instant now) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        QuestionStatus.ANSWERED, answer, by, createdAt, now, now, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments,
+        QuestionStatus.ANSWERED, text, answer, decision, by, createdAt, now, now, expiresAt, query, toolCallId,
         idempotencyKey, deliveries, history, resourceVersion);
   }
 
@@ -85,7 +160,8 @@ public record Question(
     all.removeIf(d -> d.channel().equals(delivery.channel()) && d.ref().equals(delivery.ref()));
     all.add(delivery);
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        status, response, answeredBy, createdAt, now, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments,
+        status, response, answer, decision, answeredBy, createdAt, now, answeredAt, expiresAt, query, toolCallId,
         idempotencyKey, all, history, resourceVersion);
   }
 
@@ -100,13 +176,15 @@ public record Question(
       all.remove(1);
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments,
+        status, response, answer, decision, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
         idempotencyKey, deliveries, all, resourceVersion);
   }
 
   public Question withResourceVersion(long position) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        status, response, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments,
+        status, response, answer, decision, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
         idempotencyKey, deliveries, history, position);
   }
 
@@ -117,7 +195,8 @@ public record Question(
 
   private Question withFinalStatus(QuestionStatus finalStatus, Instant now) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        finalStatus, null, null, createdAt, now, null, expiresAt, query, toolCallId, idempotencyKey,
+        kind, responseSchema, reasonRequired, arguments,
+        finalStatus, null, null, null, null, createdAt, now, null, expiresAt, query, toolCallId, idempotencyKey,
         deliveries, history, resourceVersion);
   }
 

@@ -1,6 +1,7 @@
 package ark.broker.question;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -15,9 +16,10 @@ import java.util.Set;
  */
 public final class QuestionRequests {
   public static final Set<String> CREATE_FIELDS = Set.of("sender", "recipient", "channels", "content",
-      "context", "options", "priority", "blocking", "expiresAt", "ttlSeconds", "query", "toolCallId",
-      "idempotencyKey");
-  private static final Set<String> ANSWER_FIELDS = Set.of("response", "answeredBy");
+      "context", "options", "priority", "blocking", "kind", "responseSchema", "reasonRequired", "arguments", "expiresAt",
+      "ttlSeconds", "query", "toolCallId", "idempotencyKey");
+  private static final Set<String> ANSWER_FIELDS = Set.of("response", "answer", "decision", "answeredBy");
+  private static final Set<String> DECISION_FIELDS = Set.of("action", "reason", "arguments");
   private static final Set<String> QUERY_FIELDS = Set.of("namespace", "name");
 
   private QuestionRequests() {
@@ -34,6 +36,10 @@ public final class QuestionRequests {
         textList(body, "options"),
         body.has("priority") ? Priority.parse(text(body, "priority")) : null,
         bool(body, "blocking", true),
+        body.has("kind") && !body.get("kind").isNull() ? QuestionKind.parse(text(body, "kind")) : null,
+        body.has("responseSchema") && !body.get("responseSchema").isNull() ? ResponseSchema.parse(body.get("responseSchema")) : null,
+        bool(body, "reasonRequired", false),
+        object(body, "arguments"),
         instant(body, "expiresAt"),
         wholeNumber(body, "ttlSeconds"),
         query(body.get("query")),
@@ -41,17 +47,52 @@ public final class QuestionRequests {
         text(body, "idempotencyKey"));
   }
 
+  /** A body with exactly one of {@code response} (text), {@code answer} (a form's fields) or {@code decision}. */
   public static Answer answer(JsonNode body) {
     requireObject("request body", body, ANSWER_FIELDS);
-    String response = text(body, "response");
-    if (response == null) {
-      throw new InvalidQuestionException("response is required");
+    int given = (present(body, "response") ? 1 : 0) + (present(body, "answer") ? 1 : 0) + (present(body, "decision") ? 1 : 0);
+    if (given != 1) {
+      throw new InvalidQuestionException((given == 0 ? "response is required: give" : "give only") + " one of response "
+          + "(text), answer (an object, for a question with a responseSchema) or decision ({action, reason}, for an approval)");
     }
-    return new Answer(response, text(body, "answeredBy"));
+    Reply reply;
+    if (present(body, "answer")) {
+      reply = new Reply.Form(body.get("answer"));
+    } else if (present(body, "decision")) {
+      reply = decision(body.get("decision"));
+    } else {
+      reply = new Reply.Text(text(body, "response"));
+    }
+    return new Answer(reply, text(body, "answeredBy"));
   }
 
-  /** A person's answer to a question, before it is checked against the question's options. */
-  public record Answer(String response, String answeredBy) {
+  /** A decision object, {@code {"action": "approved"|"rejected", "reason": ..., "arguments": {...}}}. */
+  public static Reply.Verdict decision(JsonNode node) {
+    requireObject("decision", node, DECISION_FIELDS);
+    String action = text(node, "action");
+    if (action == null) {
+      throw new InvalidQuestionException("decision.action is required: approved or rejected");
+    }
+    return new Reply.Verdict(Decision.Action.parse(action), text(node, "reason"), node.get("arguments"));
+  }
+
+  /** A person's answer to a question, before the question checks it. */
+  public record Answer(Reply reply, String answeredBy) {
+  }
+
+  private static boolean present(JsonNode body, String field) {
+    return body.has(field) && !body.get(field).isNull();
+  }
+
+  private static ObjectNode object(JsonNode parent, String field) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isObject()) {
+      throw new InvalidQuestionException(field + " must be a JSON object");
+    }
+    return (ObjectNode) node;
   }
 
   static void requireObject(String what, JsonNode node, Set<String> allowed) {

@@ -184,9 +184,10 @@ public final class StoreVerticle extends VerticleBase {
   }
 
   private Future<Question> answer(AnswerQuestion command, Message<?> message) {
-    return change(command.id(), EventType.ANSWERED, command.actor(), null, question -> question.answer(command.response(),
+    return change(command.id(), EventType.ANSWERED, command.actor(), null, question -> question.answer(command.reply(),
         QuestionAccess.answeredBy(command.actor(), question, command.answeredBy()), now()))
-        .onSuccess(answered -> LOG.info("Question {} answered{}{}", answered.id(),
+        .onSuccess(answered -> LOG.info("Question {} {}{}{}", answered.id(),
+            answered.decision() == null ? "answered" : answered.decision().action().wireName(),
             answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), StoreReplies.requestSuffix(message)));
   }
 

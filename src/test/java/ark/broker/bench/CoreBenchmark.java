@@ -8,6 +8,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
+import ark.broker.question.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -204,9 +205,9 @@ public final class CoreBenchmark {
     int questions = EVENTS_FOR_RESTART / 2;
     List<String> ids = new ArrayList<>(questions);
     writeMany(writer, questions, i -> new Messages.CreateQuestion(Actor.BROKER, new NewQuestion("ark://agents/bench", "ark://users/john",
-        null, "Restart question " + i + "?", "some context for question " + i, List.of("yes", "no"), null, true, null,
+        null, "Restart question " + i + "?", "some context for question " + i, List.of("yes", "no"), null, true, null, null, false, null, null,
         null, null, null, null)), Addresses.QUESTIONS_CREATE, reply -> ids.add(((Messages.Created) reply).question().id()));
-    writeMany(writer, questions, i -> new Messages.AnswerQuestion(Actor.BROKER, ids.get(i), "yes", "ark://users/john"),
+    writeMany(writer, questions, i -> new Messages.AnswerQuestion(Actor.BROKER, ids.get(i), new Reply.Text("yes"), "ark://users/john"),
         Addresses.QUESTIONS_ANSWER, reply -> { });
     System.out.printf("%nwrote %d events through the store in %.1f s (%s)%n", EVENTS_FOR_RESTART,
         (System.nanoTime() - started) / 1e9, snapshots ? "snapshots every 100,000 events" : "no snapshot");

@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.testing.Forms;
 import ark.broker.testing.TestBroker;
 import ark.broker.testing.TestBroker.Response;
 import io.vertx.core.json.JsonObject;
@@ -178,6 +179,82 @@ class GitHubChannelTest {
     assertThat(chat.json().getString("status")).isEqualTo("ignored");
     assertThat(ping.json().getString("status")).isEqualTo("pong");
     assertThat(push.json().getString("status")).isEqualTo("ignored");
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+  }
+
+  private static String refusalTo(String issue, String login) throws Exception {
+    return fake.await(r -> r.method().equals("POST") && r.path().endsWith("/" + issue.split("#")[1] + "/comments")
+        && r.body().contains("@" + login + " your answer was not recorded"), WAIT).json().getString("body");
+  }
+
+  @Test
+  void aFormQuestionTakesKeyValueLinesOrAJsonBlockAndRefusesWrongFieldsChangingNothing() throws Exception {
+    String issue = someIssue();
+    JsonObject question = askOn(issue, ",'responseSchema':" + Forms.DEPLOY.replace('"', '\''));
+    String id = question.getString("id");
+    assertThat(fake.commentsOn(issue).get(0).body()).contains("`env` (Environment): one of `staging` (Staging) · `prod` (Production), required")
+        .contains("`replicas`: a whole number from 1 up to 10, required").contains("/answer\nenv=staging\nreplicas=…\n");
+    String version = broker.get("/questions?limit=1").json().getString("resourceVersion");
+
+    Response tooMany = comment(issue, "wrong", "/answer\nenv=prod\nreplicas=12");
+    Response notAPair = comment(issue, "wrong", "/answer\nenv is prod");
+    assertThat(tooMany.status()).isEqualTo(400);
+    assertThat(refusalTo(issue, "wrong")).contains("answer.replicas must be at most 10");
+    assertThat(notAPair.error().getString("message")).contains("key=value lines or a ```json block; 'env is prod' is neither");
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+    assertThat(broker.get("/questions?limit=1").json().getString("resourceVersion")).isEqualTo(version);
+
+    Response answered = comment(issue, "someone", "/answer\nEnvironment = Production\nreplicas=3\nnotify=no");
+
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertThat(broker.get("/questions/" + id).json().getJsonObject("answer"))
+        .isEqualTo(new JsonObject().put("env", "prod").put("replicas", 3).put("notify", false));
+  }
+
+  @Test
+  void aFormAnswerMayBeAJsonBlock() throws Exception {
+    String issue = someIssue();
+    String id = askOn(issue, ",'responseSchema':" + Forms.DEPLOY.replace('"', '\'')).getString("id");
+
+    Response answered = comment(issue, "someone", "/answer\n```json\n{\"env\": \"staging\", \"replicas\": 2}\n```");
+
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertThat(broker.get("/questions/" + id).json().getJsonObject("answer").getString("env")).isEqualTo("staging");
+  }
+
+  @Test
+  void anApprovalIsDecidedWithApproveOrRejectAndAReason() throws Exception {
+    String issue = someIssue();
+    String id = askOn(issue, ",'kind':'approval','reasonRequired':true,'arguments':{'branch':'old-ui'}").getString("id");
+    assertThat(fake.commentsOn(issue).get(0).body()).contains("`/approve` or `/reject`").contains("a reason is required")
+        .contains("\"branch\" : \"old-ui\"");
+
+    Response noReason = comment(issue, "someone", "/reject");
+    assertThat(noReason.status()).isEqualTo(400);
+    assertThat(refusalTo(issue, "someone")).contains("decision.reason is required");
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+
+    Response rejected = comment(issue, "someone", "/reject still linked from the docs");
+
+    assertThat(rejected.status()).as(rejected.body()).isEqualTo(200);
+    JsonObject decision = broker.get("/questions/" + id).json().getJsonObject("decision");
+    assertThat(decision.getString("action")).isEqualTo("rejected");
+    assertThat(decision.getString("reason")).isEqualTo("still linked from the docs");
+    assertThat(decision.getString("decidedBy")).isEqualTo("ark://users/github:someone");
+    FakeService.Received outcome = fake.await(r -> r.method().equals("POST") && r.body().contains("outcome:answered")
+        && r.path().endsWith("/" + issue.split("#")[1] + "/comments"), WAIT);
+    assertThat(outcome.json().getString("body")).contains("was **rejected** by").contains("> still linked from the docs");
+  }
+
+  @Test
+  void approveOnAQuestionThatIsNoApprovalIsRefused() throws Exception {
+    String issue = someIssue();
+    String id = askOn(issue, "").getString("id");
+
+    Response refused = comment(issue, "someone", "/approve");
+
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.error().getString("message")).contains("is no approval: answer it with /answer");
     assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
   }
 }

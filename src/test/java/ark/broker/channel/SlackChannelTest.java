@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.testing.Forms;
 import ark.broker.testing.TestBroker;
 import ark.broker.testing.TestBroker.Response;
 import io.vertx.core.json.JsonArray;
@@ -241,5 +242,107 @@ class SlackChannelTest {
 
     assertThat(response.status()).isEqualTo(404);
     assertThat(response.error().getString("reason")).isEqualTo("NotFound");
+  }
+
+  /** A submission of a typed modal: {@code state} maps each input's block id to its element's state. */
+  private static JsonObject submitted(JsonObject view, JsonObject state) {
+    JsonObject values = new JsonObject();
+    state.forEach(entry -> values.put(entry.getKey(), new JsonObject().put("ark_value", entry.getValue())));
+    JsonObject submission = ChannelTesting.submission(view, JOHN_SLACK, "");
+    submission.getJsonObject("view").put("state", new JsonObject().put("values", values));
+    return submission;
+  }
+
+  private static JsonObject typed(String text) {
+    return new JsonObject().put("type", "plain_text_input").put("value", text);
+  }
+
+  private static JsonObject input(JsonObject view, String blockId) {
+    return view.getJsonArray("blocks").stream().map(JsonObject.class::cast)
+        .filter(block -> blockId.equals(block.getString("block_id"))).findFirst().orElseThrow();
+  }
+
+  /** Clicks the button with {@code value} and returns the modal it opened for the question (for the decision, if any). */
+  private static JsonObject openedView(FakeSlack.Message message, String value, String id, String decision) throws Exception {
+    assertThat(slack(broker, click(message, value, JOHN_SLACK)).status()).isEqualTo(200);
+    return fake.await(r -> r.path().endsWith("/views.open") && r.body().contains(id) && java.util.Objects.equals(decision,
+        new JsonObject(r.json().getJsonObject("view").getString("private_metadata")).getString("action")), WAIT)
+        .json().getJsonObject("view");
+  }
+
+  @Test
+  void aFormQuestionOpensAModalWithAnInputAFieldAndAWrongValueIsShownUnderItsInput() throws Exception {
+    String id = broker.ask(new JsonObject().put("recipient", "ark://users/john.doe").put("channels", new JsonArray().add("slack"))
+        .put("content", "Deploy where?").put("responseSchema", new JsonObject(Forms.DEPLOY)).encode()).getString("id");
+    FakeSlack.Message message = postedOnce(id);
+
+    JsonObject view = openedView(message, id, id, null);
+
+    JsonObject env = input(view, "ark_field|env");
+    assertThat(env.getJsonObject("label").getString("text")).isEqualTo("Environment");
+    assertThat(env.getBoolean("optional")).isFalse();
+    assertThat(env.getJsonObject("element").getString("type")).isEqualTo("static_select");
+    assertThat(env.getJsonObject("element").getJsonArray("options").getJsonObject(1))
+        .isEqualTo(new JsonObject().put("text", new JsonObject().put("type", "plain_text").put("text", "Production")).put("value", "prod"));
+    JsonObject replicas = input(view, "ark_field|replicas");
+    assertThat(replicas.getJsonObject("element").getString("type")).isEqualTo("plain_text_input");
+    assertThat(replicas.getJsonObject("hint").getString("text")).isEqualTo("A whole number from 1 up to 10");
+    JsonObject notify = input(view, "ark_field|notify");
+    assertThat(notify.getJsonObject("element").getString("type")).isEqualTo("checkboxes");
+    assertThat(notify.getJsonObject("element").getJsonArray("initial_options")).hasSize(1);
+    assertThat(input(view, "ark_field|contact").getBoolean("optional")).isTrue();
+
+    JsonObject prod = new JsonObject().put("type", "static_select").put("selected_option", new JsonObject().put("value", "prod"));
+    JsonObject ticked = new JsonObject().put("type", "checkboxes").put("selected_options",
+        new JsonArray().add(new JsonObject().put("value", "true")));
+    String version = broker.get("/questions?limit=1").json().getString("resourceVersion");
+    Response wrong = slack(broker, submitted(view, new JsonObject().put("ark_field|env", prod)
+        .put("ark_field|replicas", typed("twelve")).put("ark_field|notify", ticked).put("ark_field|contact", typed(null))));
+
+    assertThat(wrong.json().getString("response_action")).isEqualTo("errors");
+    assertThat(wrong.json().getJsonObject("errors").getString("ark_field|replicas")).contains("answer.replicas must be a number");
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+    assertThat(broker.get("/questions?limit=1").json().getString("resourceVersion")).isEqualTo(version);
+
+    Response right = slack(broker, submitted(view, new JsonObject().put("ark_field|env", prod)
+        .put("ark_field|replicas", typed(" 3 ")).put("ark_field|notify", ticked).put("ark_field|contact", typed(null))));
+
+    assertThat(right.status()).isEqualTo(200);
+    assertThat(right.body()).isEmpty();
+    JsonObject answered = broker.get("/questions/" + id).json();
+    assertThat(answered.getJsonObject("answer")).isEqualTo(new JsonObject().put("env", "prod").put("replicas", 3).put("notify", true));
+    assertThat(answered.getString("answeredBy")).isEqualTo("ark://users/john.doe");
+    FakeService.Received update = fake.await(r -> r.path().endsWith("/chat.update") && r.json().getString("ts").equals(message.ts()), WAIT);
+    assertThat(texts(update.json())).contains("*Environment:* prod").contains("*replicas:* 3");
+  }
+
+  @Test
+  void anApprovalHasApproveAndRejectButtonsWhoseModalAsksForTheReason() throws Exception {
+    String id = broker.ask(new JsonObject().put("recipient", "ark://users/john.doe").put("channels", new JsonArray().add("slack"))
+        .put("content", "Drop table users?").put("kind", "approval").put("reasonRequired", true)
+        .put("arguments", new JsonObject().put("table", "users")).encode()).getString("id");
+    FakeSlack.Message message = postedOnce(id);
+    assertThat(texts(message.posted())).contains("\"Approve\"").contains("\"Reject\"").contains("\"style\":\"danger\"");
+
+    JsonObject rejecting = openedView(message, "rejected", id, "rejected");
+    assertThat(rejecting.getJsonObject("title").getString("text")).isEqualTo("Reject");
+    assertThat(input(rejecting, "ark_reason").getBoolean("optional")).isFalse();
+    Response noReason = slack(broker, submitted(rejecting, new JsonObject().put("ark_reason", typed(" "))));
+    assertThat(noReason.json().getJsonObject("errors").getString("ark_reason")).contains("decision.reason is required");
+    assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
+
+    JsonObject approving = openedView(message, "approved", id, "approved");
+    assertThat(input(approving, "ark_arguments").getJsonObject("element").getString("initial_value")).contains("\"table\" : \"users\"");
+    Response approved = slack(broker, submitted(approving, new JsonObject().put("ark_reason", typed("a copy exists"))
+        .put("ark_arguments", typed("{\"table\": \"users_old\"}"))));
+
+    assertThat(approved.status()).isEqualTo(200);
+    JsonObject decision = broker.get("/questions/" + id).json().getJsonObject("decision");
+    assertThat(decision.getString("action")).isEqualTo("approved");
+    assertThat(decision.getString("reason")).isEqualTo("a copy exists");
+    assertThat(decision.getJsonObject("arguments")).isEqualTo(new JsonObject().put("table", "users_old"));
+    assertThat(decision.getString("decidedBy")).isEqualTo("ark://users/john.doe");
+    FakeService.Received update = fake.await(r -> r.path().endsWith("/chat.update") && r.json().getString("ts").equals(message.ts()), WAIT);
+    assertThat(texts(update.json())).contains("*Approved*: a copy exists");
   }
 }

@@ -101,14 +101,19 @@ class ApprovalsTest extends AgainstMockCluster {
     JsonObject question = awaitQuestion("a2a-task-1", "pending");
     assertThat(question.getString("recipient")).isEqualTo(Identities.TEAM);
     assertThat(question.getString("sender")).isEqualTo("ark://agents/agents/reviewer");
-    assertThat(question.getJsonArray("options")).containsExactly("approve", "reject");
+    assertThat(question.getString("kind")).isEqualTo("approval");
+    assertThat(question.getJsonArray("options")).isNull();
     assertThat(question.getString("content")).isEqualTo(
         "Agent reviewer wants to call write_file for Query agents/release-query. Approve or reject?");
     assertThat(question.getString("context")).contains("Tool write_file with arguments: {\"path\":\"/tmp/notes.txt\"}",
         "The agent says: The release notes must be written first.", "after 5m0s (reject)");
 
     String id = question.getString("id");
-    assertThat(broker.as(Identities.HUMAN).patch("/questions/" + id, "{\"response\":\"approve\"}").status()).isEqualTo(200);
+    JsonObject answered = broker.as(Identities.HUMAN).patch("/questions/" + id,
+        "{\"decision\":{\"action\":\"approved\",\"reason\":\"notes first is right\"}}").json();
+    assertThat(answered.getJsonObject("decision").getMap()).containsEntry("action", "approved")
+        .containsEntry("reason", "notes first is right").containsEntry("decidedBy", Identities.HUMAN_NAME)
+        .containsEntry("decidedAt", answered.getString("answeredAt"));
 
     until("the decision on the task", () -> spec("a2a-task-1").getString("input"),
         input -> "{\"decision\": \"approved\"}".equals(input));
@@ -144,10 +149,10 @@ class ApprovalsTest extends AgainstMockCluster {
   }
 
   /** Creates an approval task, answers its question as Ann and returns what then stands in the task's spec.input. */
-  private String decisionAfterAnswering(String task, String answer) throws Exception {
+  private String decisionAfterAnswering(String task, JsonObject answer) throws Exception {
     createApprovalTask(task, "delete_branch", "{}");
     String id = awaitQuestion(task, "pending").getString("id");
-    broker.as(Identities.HUMAN).patch("/questions/" + id, new JsonObject().put("response", answer).encode());
+    broker.as(Identities.HUMAN).patch("/questions/" + id, answer.encode());
     return until("a decision on " + task, () -> spec(task).getString("input"), input -> input != null);
   }
 
@@ -155,7 +160,17 @@ class ApprovalsTest extends AgainstMockCluster {
   void aRejectionIsWrittenAsRejected() throws Exception {
     startBroker();
 
-    assertThat(decisionAfterAnswering("a2a-task-2", "reject")).isEqualTo("{\"decision\": \"rejected\"}");
+    assertThat(decisionAfterAnswering("a2a-task-2", new JsonObject().put("decision",
+        new JsonObject().put("action", "rejected").put("reason", "not on a Friday"))))
+        .isEqualTo("{\"decision\": \"rejected\"}");
+  }
+
+  @Test
+  void aClientThatOnlyKnowsResponseCanStillDecide() throws Exception {
+    startBroker();
+
+    assertThat(decisionAfterAnswering("a2a-task-2b", new JsonObject().put("response", "reject")))
+        .isEqualTo("{\"decision\": \"rejected\"}");
   }
 
   @Test
@@ -193,7 +208,7 @@ class ApprovalsTest extends AgainstMockCluster {
   @Test
   void theBrokerUsesExactlyTheRightsDocumentedForA2ATasks() throws Exception {
     startBroker();
-    decisionAfterAnswering("a2a-task-7", "approve");
+    decisionAfterAnswering("a2a-task-7", new JsonObject().put("response", "approve"));
 
     // The Role of k8s/base grants them (docs/kubernetes.md, RBAC: a2atasks get, list, watch, patch).
     Role role = cluster.client.rbac().roles().load(Path.of("k8s/base/role.yaml").toFile()).item();

@@ -52,6 +52,19 @@ class TypeScriptSdkClientTest {
   }
 
   @Test
+  void typedAnswersAndAPendingResultPassTheSdksOutputSchemaCheck() throws Exception {
+    JsonObject seen = scenario("typed");
+
+    assertThat(seen.getJsonObject("form").getJsonObject("structuredContent").getJsonObject("answer"))
+        .isEqualTo(new JsonObject().put("replicas", 4).put("env", "prod"));
+    assertThat(seen.getJsonObject("pending").getBoolean("isError")).isFalse();
+    assertThat(seen.getJsonObject("pending").getJsonObject("structuredContent").getString("status")).isEqualTo("pending");
+    JsonObject decision = seen.getJsonObject("collected").getJsonObject("structuredContent").getJsonObject("decision");
+    assertThat(decision.getString("action")).isEqualTo("approved");
+    assertThat(decision.getString("reason")).isEqualTo("merged long ago");
+  }
+
+  @Test
   void theSameToolCallAskedAgainReturnsTheSameTask() throws Exception {
     JsonObject seen = scenario("replay");
 

@@ -1,6 +1,8 @@
 package ark.broker.question;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +15,7 @@ class QuestionTest {
   private static final Instant T1 = T0.plusSeconds(60);
 
   static Question pending(List<String> options, Instant expiresAt) {
-    return new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge?", null, options, null, true,
+    return new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge?", null, options, null, true, null, null, false, null,
         expiresAt, null, null, null, null).toQuestion("q-1", T0);
   }
 
@@ -29,7 +31,7 @@ class QuestionTest {
 
   @Test
   void ttlCountsFromCreation() {
-    Question question = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, 30L,
+    Question question = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, 30L,
         null, null, null).toQuestion("q-1", T0);
 
     assertThat(question.expiresAt()).isEqualTo(T0.plusSeconds(30));
@@ -37,7 +39,7 @@ class QuestionTest {
 
   @Test
   void anExpiryInThePastIsRefused() {
-    NewQuestion request = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true,
+    NewQuestion request = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null,
         T0.minusSeconds(1), null, null, null, null);
 
     assertThatThrownBy(() -> request.toQuestion("q-1", T0)).hasMessageContaining("expiresAt must be in the future");
@@ -105,18 +107,112 @@ class QuestionTest {
 
   @Test
   void idsAreDerivedFromNamedRequests() {
-    NewQuestion keyed = new NewQuestion("ark://agents/a", "ark://users/john", null, "x", null, null, null, true,
+    NewQuestion keyed = new NewQuestion("ark://agents/a", "ark://users/john", null, "x", null, null, null, true, null, null, false, null,
         null, null, null, null, "key-1");
     NewQuestion sameKeyOtherSender = new NewQuestion("ark://agents/b", "ark://users/john", null, "x", null, null,
-        null, true, null, null, null, null, "key-1");
-    NewQuestion toolCall = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null,
+        null, true, null, null, false, null, null, null, null, null, "key-1");
+    NewQuestion toolCall = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null,
         new QueryRef("default", "q"), "call_1", null);
-    NewQuestion anonymous = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null,
+    NewQuestion anonymous = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null,
         null, null, null);
 
     assertThat(QuestionIds.forRequest(keyed)).isEqualTo(QuestionIds.forRequest(keyed)).startsWith("q-");
     assertThat(QuestionIds.forRequest(keyed)).isNotEqualTo(QuestionIds.forRequest(sameKeyOtherSender));
     assertThat(QuestionIds.forRequest(toolCall)).isEqualTo(QuestionIds.forRequest(toolCall));
     assertThat(QuestionIds.forRequest(anonymous)).isNotEqualTo(QuestionIds.forRequest(anonymous));
+  }
+
+  private static Question approval(boolean reasonRequired, String arguments) throws Exception {
+    return new NewQuestion("ark://agents/a", "ark://users/john", null, "Delete the branch?", null, null, null, true,
+        QuestionKind.APPROVAL, null, reasonRequired, arguments == null ? null
+        : (com.fasterxml.jackson.databind.node.ObjectNode) ResponseSchemaTest.json(arguments), null, null, null, null, null)
+        .toQuestion("q-1", T0);
+  }
+
+  private static Reply.Verdict verdict(String json) throws Exception {
+    return QuestionRequests.decision(ResponseSchemaTest.json(json));
+  }
+
+  @Test
+  void anApprovalIsDecidedWithAReasonByWhoAnswersWhenTheyAnswer() throws Exception {
+    Question decided = approval(false, null).answer(verdict("{'action':'rejected','reason':' not today '}"), "ark://users/john", T1);
+
+    assertThat(decided.decision()).isEqualTo(new Decision(Decision.Action.REJECTED, "not today", null, "ark://users/john", T1));
+    assertThat(decided.response()).isEqualTo("rejected");
+    assertThat(decided.answeredBy()).isEqualTo("ark://users/john");
+    assertThat(decided.status()).isEqualTo(QuestionStatus.ANSWERED);
+  }
+
+  @Test
+  void anApprovalTakesAResponseNamingAnActionFromClientsThatKnowNoDecisions() throws Exception {
+    assertThat(approval(false, null).answer("Approve", null, T1).decision().action()).isEqualTo(Decision.Action.APPROVED);
+    assertThatThrownBy(() -> approval(false, null).answer("maybe", null, T1))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("is an approval: answer with a decision");
+  }
+
+  @Test
+  void aRequiredReasonMustBeGiven() throws Exception {
+    assertThatThrownBy(() -> approval(true, null).answer(verdict("{'action':'approved','reason':'  '}"), null, T1))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("decision.reason is required");
+    assertThatThrownBy(() -> approval(true, null).answer("approve", null, T1))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("decision.reason is required");
+  }
+
+  @Test
+  void editedArgumentsOnlyWhereTheQuestionOffersThemAndOnlyWhenApproved() throws Exception {
+    Question offered = approval(false, "{'path':'/tmp/a'}");
+
+    assertThat(offered.answer(verdict("{'action':'approved','arguments':{'path':'/tmp/b'}}"), null, T1).decision().arguments())
+        .isEqualTo(ResponseSchemaTest.json("{'path':'/tmp/b'}"));
+    assertThatThrownBy(() -> offered.answer(verdict("{'action':'rejected','arguments':{'path':'/tmp/b'}}"), null, T1))
+        .hasMessageContaining("go with approved only");
+    assertThatThrownBy(() -> offered.answer(verdict("{'action':'approved','arguments':'/tmp/b'}"), null, T1))
+        .hasMessageContaining("decision.arguments must be a JSON object");
+    assertThatThrownBy(() -> approval(false, null).answer(verdict("{'action':'approved','arguments':{}}"), null, T1))
+        .hasMessageContaining("offers no arguments to edit");
+  }
+
+  @Test
+  void aFormQuestionTakesOnlyACheckedAnswerObjectAndShowsItAsTextToo() throws Exception {
+    Question form = new NewQuestion(null, "ark://users/john", null, "Ship?", null, null, null, true, null,
+        ResponseSchemaTest.form(), false, null, null, null, null, null, null).toQuestion("q-1", T0);
+
+    Question answered = form.answer(new Reply.Form(ResponseSchemaTest.json("{'name':'ann','count':2}")), null, T1);
+
+    assertThat(answered.answer()).isEqualTo(ResponseSchemaTest.json("{'name':'ann','count':2}"));
+    assertThat(answered.response()).isEqualTo("{\"name\":\"ann\",\"count\":2}");
+    assertThatThrownBy(() -> form.answer("ann", null, T1)).hasMessageContaining("has a responseSchema: answer with an answer object");
+    assertThatThrownBy(() -> form.answer(new Reply.Form(ResponseSchemaTest.json("{'name':'ann'}")), null, T1))
+        .hasMessageContaining("answer.count is required");
+    assertThatThrownBy(() -> pending(null, null).answer(new Reply.Form(ResponseSchemaTest.json("{}")), null, T1))
+        .hasMessageContaining("takes a plain response");
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', textBlock = """
+      {'recipient':'ark://users/a','content':'x','kind':'approval','options':['a']}  | leave out options and responseSchema
+      {'recipient':'ark://users/a','content':'x','reasonRequired':true}             | reasonRequired and arguments belong to kind approval
+      {'recipient':'ark://users/a','content':'x','kind':'vote'}                     | kind must be question or approval
+      {'recipient':'ark://users/a','content':'x','kind':'approval','arguments':[1]} | arguments must be a JSON object
+      {'recipient':'ark://users/a','content':'x','options':['a'],'responseSchema':{'type':'object','properties':{'a':{'type':'string'}}}} | give options or a responseSchema, not both
+      """)
+  void refusesKindsThatContradictThemselves(String body, String message) throws Exception {
+    assertThatThrownBy(() -> QuestionRequests.create(ResponseSchemaTest.json(body)))
+        .isInstanceOf(InvalidQuestionException.class).hasMessageContaining(message);
+  }
+
+  @Test
+  void aRecordWrittenBeforeKindsReadsAsAPlainQuestion() throws Exception {
+    Question old = QuestionJson.MAPPER.readValue("""
+        {"id":"q-1","recipient":"ark://users/john","content":"Merge?","options":["yes","no"],"priority":"medium",
+         "blocking":true,"status":"answered","response":"yes","createdAt":"2030-01-01T00:00:00Z",
+         "updatedAt":"2030-01-01T00:00:00Z"}""", Question.class);
+
+    assertThat(old.kind()).isEqualTo(QuestionKind.QUESTION);
+    assertThat(old.answer()).isNull();
+    assertThat(old.decision()).isNull();
+    assertThat(QuestionJson.MAPPER.readValue(QuestionJson.LOG_WRITER.writeValueAsString(
+        approval(true, "{'a':1}").answer(verdict("{'action':'approved','reason':'ok'}"), null, T1)), Question.class).decision())
+        .isEqualTo(new Decision(Decision.Action.APPROVED, "ok", null, null, T1));
   }
 }

@@ -14,7 +14,7 @@ class QuestionViewTest {
   private final QuestionView view = new QuestionView();
 
   private static Question question(String id, String recipient, Instant createdAt, Instant expiresAt) {
-    return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, expiresAt,
+    return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, null, null, false, null, expiresAt,
         null, null, null, null).toQuestion(id, createdAt);
   }
 
@@ -205,9 +205,9 @@ class QuestionViewTest {
   @Test
   void searchesContentAndContextIgnoringCase() {
     view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge PR 42?",
-        "**Tests** are green", null, Priority.HIGH, true, null, null, null, null, null).toQuestion("q-1", T0)), 1);
+        "**Tests** are green", null, Priority.HIGH, true, null, null, false, null, null, null, null, null, null).toQuestion("q-1", T0)), 1);
     view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Rerun the tests?",
-        null, null, Priority.LOW, true, null, null, null, null, null).toQuestion("q-2", T0.plusSeconds(1))), 2);
+        null, null, Priority.LOW, true, null, null, false, null, null, null, null, null, null).toQuestion("q-2", T0.plusSeconds(1))), 2);
     create("q-3", 3);
 
     assertThat(view.list(new QuestionFilter(null, null, null, null, "TESTS"), 10, null).items())

@@ -1,7 +1,11 @@
 package ark.broker.channel.github;
 
 import ark.broker.channel.Directory;
+import ark.broker.question.Decision;
 import ark.broker.question.Question;
+import ark.broker.question.QuestionKind;
+import ark.broker.question.ResponseSchema;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.stream.Collectors;
 
@@ -28,6 +32,12 @@ final class GitHubComments {
       text.append("Options: ").append(question.options().stream().map(GitHubComments::code)
           .collect(Collectors.joining(" · "))).append("\n\n");
     }
+    if (question.kind() == QuestionKind.APPROVAL) {
+      return approval(question, text);
+    }
+    if (question.responseSchema() != null) {
+      return form(question, text);
+    }
     String example = question.options() == null ? "your answer" : question.options().get(0);
     return text.append("To answer, reply with a comment starting with `/answer ").append(example)
         .append("`, or `/answer ").append(question.id()).append(' ').append(example)
@@ -36,10 +46,60 @@ final class GitHubComments {
         .toString();
   }
 
+  private static String approval(Question question, StringBuilder text) {
+    if (question.arguments() != null) {
+      text.append("Arguments:\n\n").append(quote(question.arguments().toPrettyString())).append("\n\n");
+    }
+    return text.append("To decide, reply with a comment starting with `/approve` or `/reject`, followed by your reason")
+        .append(question.reasonRequired() ? " (a reason is required)" : " (optional)").append(", or `/approve ")
+        .append(question.id()).append(" <reason>` when several questions are open here.\n\n")
+        .append(marker(question.id(), null))
+        .toString();
+  }
+
+  private static String form(Question question, StringBuilder text) {
+    ResponseSchema schema = question.responseSchema();
+    text.append("Fields:\n\n");
+    StringBuilder example = new StringBuilder();
+    for (ResponseSchema.Field field : schema.fields().values()) {
+      boolean required = schema.required().contains(field.name());
+      text.append("- ").append(code(field.name())).append(field.title() == null ? "" : " (" + neutralize(field.title()) + ")")
+          .append(": ").append(describe(field)).append(required ? ", required" : "")
+          .append(field.description() == null ? "" : ". " + neutralize(field.description())).append('\n');
+      if (required) {
+        example.append(field.name()).append('=').append(field.isChoice() ? field.choices().keySet().iterator().next() : "…").append('\n');
+      }
+    }
+    return text.append("\nTo answer, reply with a comment of `/answer` and then one `key=value` line a field (or a ")
+        .append("```json block of them), such as\n\n```\n/answer\n").append(example).append("```\n\n")
+        .append("Start with `/answer ").append(question.id()).append("` when several questions are open here.\n\n")
+        .append(marker(question.id(), null))
+        .toString();
+  }
+
+  private static String describe(ResponseSchema.Field field) {
+    String choices = field.choices().entrySet().stream()
+        .map(choice -> code(choice.getKey()) + (choice.getKey().equals(choice.getValue()) ? "" : " (" + neutralize(choice.getValue()) + ")"))
+        .collect(Collectors.joining(" · "));
+    JsonNode definition = field.definition();
+    return switch (field.type()) {
+      case "array" -> "any of " + choices + ", separated by commas";
+      case "boolean" -> "true or false";
+      case "number", "integer" -> ("integer".equals(field.type()) ? "a whole number" : "a number")
+          + (definition.has("minimum") ? " from " + definition.get("minimum") : "")
+          + (definition.has("maximum") ? " up to " + definition.get("maximum") : "");
+      default -> field.isChoice() ? "one of " + choices
+          : "text" + (definition.has("format") ? " (" + definition.get("format").asText() + ")" : "");
+    };
+  }
+
   static String outcome(Question question, Directory directory) {
+    String by = question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory);
+    Decision decision = question.decision();
     String what = switch (question.status()) {
-      case ANSWERED -> "was answered" + (question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory))
-          + ":\n\n" + quote(question.response());
+      case ANSWERED -> decision != null
+          ? "was **" + decision.action().wireName() + "**" + by + (decision.reason() == null ? "." : ":\n\n" + quote(decision.reason()))
+          : "was answered" + by + ":\n\n" + quote(question.response());
       case CANCELLED -> "was cancelled: the asker no longer needs an answer.";
       case EXPIRED -> "expired: no answer came in time.";
       case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");

@@ -76,7 +76,7 @@ record GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answeri
     }
     AnswerCommand command = AnswerCommand.parse(body);
     if (command == null) {
-      return Future.succeededFuture(ignored("the comment has no /answer line"));
+      return Future.succeededFuture(ignored("the comment has no /answer, /approve or /reject line"));
     }
     IssueRef issue = IssueRef.parse(payload.getJsonObject("repository", new JsonObject()).getString("full_name", "")
         + "#" + payload.getJsonObject("issue", new JsonObject()).getValue("number"));
@@ -86,7 +86,9 @@ record GitHubWebhook(GitHubSignature signature, GitHubApi api, Answering answeri
     }
     ChannelUser commenter = directory.gitHubUser(login);
     return askedOn(issue, command, requestId)
-        .compose(question -> answering.answer(question, command.response(), commenter, requestId))
+        .compose(question -> command.isPlainAnswerTo(question)
+            ? answering.answer(question, command.response(), commenter, requestId)
+            : answering.answer(question, command.replyTo(question), commenter, requestId))
         .map(Answering::answered)
         .onFailure(failure -> {
           if (failure instanceof InboundProblem problem && problem.status < 500) {

@@ -2,7 +2,10 @@ package ark.broker.channel.slack;
 
 import ark.broker.channel.Directory;
 import ark.broker.channel.InboundProblem;
+import ark.broker.question.Decision;
+import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.Question;
+import ark.broker.question.QuestionKind;
 import ark.broker.question.QuestionStatus;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -19,6 +22,8 @@ final class SlackBlocks {
   static final String METADATA_TYPE = "ark_question";
   static final String OPTION_ACTION = "ark_option_";
   static final String OPEN_FORM_ACTION = "ark_open_answer";
+  /** An approval's buttons, {@code ark_decide_approved} and {@code ark_decide_rejected}: each opens the modal for its reason. */
+  static final String DECIDE_ACTION = "ark_decide_";
   static final String FORM_CALLBACK = "ark_answer";
   static final String FORM_BLOCK = "ark_response";
   static final String FORM_INPUT = "ark_text";
@@ -36,7 +41,11 @@ final class SlackBlocks {
   static JsonObject question(Question question, Directory directory) {
     JsonArray blocks = describe(question, directory);
     List<String> options = question.options();
-    if (options == null) {
+    if (question.kind() == QuestionKind.APPROVAL) {
+      blocks.add(actions(question, 0, new JsonArray()
+          .add(button("Approve", DECIDE_ACTION + Decision.Action.APPROVED.wireName(), Decision.Action.APPROVED.wireName()).put("style", "primary"))
+          .add(button("Reject", DECIDE_ACTION + Decision.Action.REJECTED.wireName(), Decision.Action.REJECTED.wireName()).put("style", "danger"))));
+    } else if (options == null) {
       blocks.add(actions(question, 0, new JsonArray().add(button("Answer…", OPEN_FORM_ACTION, question.id()).put("style", "primary"))));
     } else {
       for (int first = 0; first < options.size(); first += BUTTONS_PER_BLOCK) {
@@ -71,17 +80,33 @@ final class SlackBlocks {
   }
 
   /**
-   * The {@code views.open} view: a form for a free-text answer. Its metadata remembers the question and the
-   * message whose button opened it, so the submission is held to that message as a click is.
+   * The {@code views.open} view: a form for a free-text answer, the fields of a form question
+   * ({@link SlackForms#formBlocks}), or an approval's reason ({@code decide} says approve or reject). Its metadata
+   * remembers the question, the message whose button opened it and the decision, so the submission is held to
+   * that message as a click is.
+   *
+   * @param decide the button's decision, for an approval; else null
    */
-  static JsonObject answerForm(Question question, SlackMessage openedFrom) {
-    return new JsonObject()
+  static JsonObject answerForm(Question question, SlackMessage openedFrom, Decision.Action decide) {
+    JsonObject metadata = new JsonObject().put("question", question.id()).put("message", openedFrom.ref());
+    if (decide != null) {
+      metadata.put("action", decide.wireName());
+    }
+    JsonObject view = new JsonObject()
         .put("type", "modal")
         .put("callback_id", FORM_CALLBACK)
-        .put("private_metadata", new JsonObject().put("question", question.id()).put("message", openedFrom.ref()).encode())
-        .put("title", plain("Answer the question"))
+        .put("private_metadata", metadata.encode())
+        .put("title", plain(decide == Decision.Action.APPROVED ? "Approve" : decide == Decision.Action.REJECTED ? "Reject"
+            : "Answer the question"))
         .put("submit", plain("Send"))
-        .put("close", plain("Cancel"))
+        .put("close", plain("Cancel"));
+    if (decide != null) {
+      return view.put("blocks", SlackForms.decisionBlocks(question, decide));
+    }
+    if (question.responseSchema() != null) {
+      return view.put("blocks", SlackForms.formBlocks(question));
+    }
+    return view
         .put("blocks", new JsonArray()
             .add(section(text(question.content(), TEXT)))
             .add(new JsonObject()
@@ -112,11 +137,23 @@ final class SlackBlocks {
       throw new InboundProblem(400, "this form does not say which question and message it belongs to; "
           + "open it again from the question's message");
     }
-    return new FormOrigin(question, message);
+    Decision.Action action = null;
+    if (origin.getValue("action") instanceof String decided) {
+      try {
+        action = Decision.Action.parse(decided);
+      } catch (InvalidQuestionException e) {
+        throw new InboundProblem(400, "this form names no decision the broker knows; open it again from the question's message");
+      }
+    }
+    return new FormOrigin(question, message, action);
   }
 
-  /** Where a form came from: the question it answers and the message whose button opened it. */
-  record FormOrigin(String questionId, SlackMessage message) {
+  /**
+   * Where a form came from: the question it answers and the message whose button opened it.
+   *
+   * @param action the decision of the button that opened it, for an approval; else null
+   */
+  record FormOrigin(String questionId, SlackMessage message, Decision.Action action) {
   }
 
   /** Slack's mrkdwn treats {@code & < >} as markup ({@code <!channel>} pings everyone); the question's text must not. */
@@ -142,12 +179,24 @@ final class SlackBlocks {
   private static String outcomeText(Question question, Directory directory) {
     QuestionStatus status = question.status();
     return switch (status) {
-      case ANSWERED -> ":white_check_mark: *Answered:* " + text(question.response(), TEXT - 200)
-          + (question.answeredBy() == null ? "" : " (by " + person(question.answeredBy(), directory) + ")");
+      case ANSWERED -> answeredText(question) + (question.answeredBy() == null ? "" : " (by " + person(question.answeredBy(), directory) + ")");
       case CANCELLED -> ":no_entry_sign: *Cancelled:* the asker no longer needs an answer.";
       case EXPIRED -> ":hourglass: *Expired:* no answer came in time.";
       case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");
     };
+  }
+
+  private static String answeredText(Question question) {
+    Decision decision = question.decision();
+    if (decision != null) {
+      boolean approved = decision.action() == Decision.Action.APPROVED;
+      return (approved ? ":white_check_mark: *Approved*" : ":x: *Rejected*")
+          + (decision.reason() == null ? "" : ": " + text(decision.reason(), TEXT - 200));
+    }
+    if (question.answer() != null) {
+      return ":white_check_mark: *Answered:*" + text(SlackForms.answerText(question), TEXT - 200);
+    }
+    return ":white_check_mark: *Answered:* " + text(question.response(), TEXT - 200);
   }
 
   private static String person(String identity, Directory directory) {
@@ -169,7 +218,7 @@ final class SlackBlocks {
         .put("action_id", actionId).put("value", value);
   }
 
-  private static JsonObject section(String mrkdwn) {
+  static JsonObject section(String mrkdwn) {
     return new JsonObject().put("type", "section").put("text", new JsonObject().put("type", "mrkdwn").put("text", mrkdwn));
   }
 
@@ -178,12 +227,12 @@ final class SlackBlocks {
         .put("elements", new JsonArray().add(new JsonObject().put("type", "mrkdwn").put("text", mrkdwn)));
   }
 
-  private static JsonObject plain(String text) {
+  static JsonObject plain(String text) {
     return new JsonObject().put("type", "plain_text").put("text", text);
   }
 
   /** The text escaped and cut to {@code max} characters, never in the middle of an escape. */
-  private static String text(String raw, int max) {
+  static String text(String raw, int max) {
     String escaped = escape(raw);
     if (escaped.length() <= max) {
       return escaped;

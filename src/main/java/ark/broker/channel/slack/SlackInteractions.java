@@ -7,6 +7,8 @@ import ark.broker.channel.ChannelUser;
 import ark.broker.channel.Directory;
 import ark.broker.channel.Inbound;
 import ark.broker.channel.InboundProblem;
+import ark.broker.question.Decision;
+import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.json.DecodeException;
@@ -50,7 +52,8 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
     JsonObject action = actions.isEmpty() ? new JsonObject() : actions.getJsonObject(0);
     String questionId = SlackBlocks.questionOfBlock(action.getString("block_id"));
     String actionId = action.getString("action_id", "");
-    boolean opensForm = actionId.equals(SlackBlocks.OPEN_FORM_ACTION);
+    Decision.Action decide = actionId.startsWith(SlackBlocks.DECIDE_ACTION) ? decision(action.getString("value", "")) : null;
+    boolean opensForm = actionId.equals(SlackBlocks.OPEN_FORM_ACTION) || decide != null;
     if (questionId == null || !opensForm && !actionId.startsWith(SlackBlocks.OPTION_ACTION)) {
       return Future.succeededFuture(ignored());
     }
@@ -62,7 +65,7 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
     return answering.question(questionId, requestId)
         .compose(question -> {
           SlackMessage.requirePostedAs(question, message);
-          return opensForm ? openForm(question, user, message, trigger)
+          return opensForm ? openForm(question, user, message, trigger, decide)
               : answering.answer(question, value, user, requestId).map(Answering::answered);
         })
         .onFailure(failure -> {
@@ -72,7 +75,16 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
         });
   }
 
-  private Future<InboundResponse> openForm(Question question, ChannelUser user, SlackMessage message, String trigger) {
+  private static Decision.Action decision(String value) {
+    try {
+      return Decision.Action.parse(value);
+    } catch (InvalidQuestionException e) {
+      throw new InboundProblem(400, "the button names no decision the broker knows: " + value);
+    }
+  }
+
+  private Future<InboundResponse> openForm(Question question, ChannelUser user, SlackMessage message, String trigger,
+                                           Decision.Action decide) {
     InboundProblem refusal = answering.refusal(question, user);
     if (refusal == null && !question.isPending()) {
       refusal = new InboundProblem(409, "question " + question.id() + " is already " + question.status().wireName());
@@ -82,7 +94,7 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
     }
     JsonObject open = new JsonObject()
         .put("trigger_id", trigger)
-        .put("view", SlackBlocks.answerForm(question, message));
+        .put("view", SlackBlocks.answerForm(question, message, decide));
     return api.post("views.open", open)
         .map(opened -> Inbound.json(200, new JsonObject().put("status", "form opened").put("question", question.id())))
         .recover(failure -> Future.failedFuture(new InboundProblem(502, "Slack did not open the answer form: " + failure.getMessage())));
@@ -94,21 +106,27 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
     if (!SlackBlocks.FORM_CALLBACK.equals(view.getString("callback_id"))) {
       return Future.succeededFuture(ignored());
     }
-    String answer = view.getJsonObject("state", new JsonObject()).getJsonObject("values", new JsonObject())
-        .getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject()).getJsonObject(SlackBlocks.FORM_INPUT, new JsonObject())
-        .getString("value", "");
+    JsonObject values = view.getJsonObject("state", new JsonObject()).getJsonObject("values", new JsonObject());
     ChannelUser user = directory.slackUser(payload.getJsonObject("user", new JsonObject()).getString("id", ""));
     String metadata = view.getString("private_metadata", "");
     return Future.succeededFuture(metadata).map(SlackBlocks::originOfForm)
         .compose(origin -> answering.question(origin.questionId(), requestId).compose(question -> {
           SlackMessage.requirePostedAs(question, origin.message());
+          if (origin.action() != null) {
+            return answering.answer(question, SlackForms.decision(question, origin.action(), values), user, requestId);
+          }
+          if (question.responseSchema() != null) {
+            return answering.answer(question, SlackForms.answer(question, values), user, requestId);
+          }
+          String answer = values.getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject())
+              .getJsonObject(SlackBlocks.FORM_INPUT, new JsonObject()).getString("value", "");
           return answering.answer(question, answer, user, requestId);
         }))
         .map(answered -> Inbound.empty())
         .recover(failure -> failure instanceof InboundProblem problem
-            // Slack shows these under the form's input and keeps the form open.
+            // Slack shows these under the input they are about and keeps the form open.
             ? Future.succeededFuture(Inbound.json(200, new JsonObject().put("response_action", "errors")
-                .put("errors", new JsonObject().put(SlackBlocks.FORM_BLOCK, problem.getMessage()))))
+                .put("errors", new JsonObject().put(SlackForms.blockFor(problem.getMessage(), values), problem.getMessage()))))
             : Future.failedFuture(failure));
   }
 

@@ -9,19 +9,19 @@ class AnswerCommandTest {
 
   @Test
   void theAnswerIsTheRestOfTheLine() {
-    assertThat(AnswerCommand.parse("/answer yes")).isEqualTo(new AnswerCommand(null, "yes"));
-    assertThat(AnswerCommand.parse("LGTM\n  /answer  ship it  \nthanks")).isEqualTo(new AnswerCommand(null, "ship it"));
+    assertThat(AnswerCommand.parse("/answer yes")).isEqualTo(new AnswerCommand("answer", null, "yes"));
+    assertThat(AnswerCommand.parse("LGTM\n  /answer  ship it  \nthanks")).isEqualTo(new AnswerCommand("answer", null, "ship it"));
   }
 
   @Test
   void aQuestionIdAfterTheCommandSaysWhichQuestion() {
-    assertThat(AnswerCommand.parse("/answer " + ID + " no")).isEqualTo(new AnswerCommand(ID, "no"));
-    assertThat(AnswerCommand.parse("/answer q-tip is a fine answer")).isEqualTo(new AnswerCommand(null, "q-tip is a fine answer"));
+    assertThat(AnswerCommand.parse("/answer " + ID + " no")).isEqualTo(new AnswerCommand("answer", ID, "no"));
+    assertThat(AnswerCommand.parse("/answer q-tip is a fine answer")).isEqualTo(new AnswerCommand("answer", null, "q-tip is a fine answer"));
   }
 
   @Test
   void withNothingAfterTheCommandTheFollowingLinesAreTheAnswer() {
-    assertThat(AnswerCommand.parse("/answer " + ID + "\nFirst line.\nSecond line.\n")).isEqualTo(new AnswerCommand(ID, "First line.\nSecond line."));
+    assertThat(AnswerCommand.parse("/answer " + ID + "\nFirst line.\nSecond line.\n")).isEqualTo(new AnswerCommand("answer", ID, "First line.\nSecond line."));
   }
 
   @Test
@@ -29,5 +29,12 @@ class AnswerCommandTest {
     assertThat(AnswerCommand.parse("Use /answer yes to answer")).isNull();
     assertThat(AnswerCommand.parse("> /answer yes")).isNull();
     assertThat(AnswerCommand.parse("/answered already")).isNull();
+  }
+
+  @Test
+  void approveAndRejectCarryTheirReason() {
+    assertThat(AnswerCommand.parse("/approve looks fine")).isEqualTo(new AnswerCommand("approve", null, "looks fine"));
+    assertThat(AnswerCommand.parse("/reject " + ID)).isEqualTo(new AnswerCommand("reject", ID, ""));
+    assertThat(AnswerCommand.parse("/approved")).isNull();
   }
 }
