@@ -154,7 +154,7 @@ public final class ChannelTesting {
     throw new AssertionError("no button with value " + value + " in " + blocks);
   }
 
-  static JsonObject submission(JsonObject view, String userId, String answer) {
+  public static JsonObject submission(JsonObject view, String userId, String answer) {
     return new JsonObject()
         .put("type", "view_submission")
         .put("user", new JsonObject().put("id", userId))

@@ -23,10 +23,10 @@ import java.util.function.Predicate;
  * A real HTTP server on loopback playing an outside service (Slack's Web API, GitHub's REST API, a
  * webhook receiver). It records every request it receives and answers what its responder says.
  */
-class FakeService implements AutoCloseable {
+public class FakeService implements AutoCloseable {
   /** A request as the service received it. */
-  record Received(String method, String path, Map<String, String> query, Map<String, String> headers, String body, Instant at) {
-    JsonObject json() {
+  public record Received(String method, String path, Map<String, String> query, Map<String, String> headers, String body, Instant at) {
+    public JsonObject json() {
       return new JsonObject(body);
     }
 
@@ -93,7 +93,7 @@ class FakeService implements AutoCloseable {
   }
 
   /** Waits (polling, up to the deadline) until a received request matches. */
-  Received await(Predicate<Received> wanted, Duration within) throws InterruptedException {
+  public Received await(Predicate<Received> wanted, Duration within) throws InterruptedException {
     Instant deadline = Instant.now().plus(within);
     while (Instant.now().isBefore(deadline)) {
       for (Received request : received) {

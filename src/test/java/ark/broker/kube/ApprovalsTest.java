@@ -137,9 +137,18 @@ class ApprovalsTest extends AgainstMockCluster {
       until("the approval posted in Slack", () -> broker.as(Identities.ADMIN).get("/questions/" + id).json(),
           question -> ChannelTesting.delivery(question, "slack") != null);
       FakeSlack.Message post = slack.messagesFor(id).get(0);
-      TestBroker.Response clicked = ChannelTesting.slack(broker, ChannelTesting.click(post, "approve", ANN_SLACK));
+      // Approve opens a modal for the reason; submitting it decides.
+      TestBroker.Response clicked = ChannelTesting.slack(broker, ChannelTesting.click(post, "approved", ANN_SLACK));
+      JsonObject modal = slack.await(request -> request.path().endsWith("/views.open") && request.body().contains(id),
+          java.time.Duration.ofSeconds(10)).json().getJsonObject("view");
+      JsonObject submission = ChannelTesting.submission(modal, ANN_SLACK, "");
+      submission.getJsonObject("view").put("state", new JsonObject().put("values", new JsonObject()
+          .put("ark_reason", new JsonObject().put("ark_value", new JsonObject().put("type", "plain_text_input")
+              .put("value", "tested in staging")))));
+      TestBroker.Response submitted = ChannelTesting.slack(broker, submission);
 
       assertThat(clicked.status()).as(clicked.body()).isEqualTo(200);
+      assertThat(submitted.status()).as(submitted.body()).isEqualTo(200);
       until("the decision on the task", () -> spec("a2a-task-8").getString("input"),
           input -> "{\"decision\": \"approved\"}".equals(input));
       JsonObject by = ChannelTesting.whoAnswered(broker.as(Identities.ADMIN), id);
