@@ -5,7 +5,6 @@ import ark.broker.bus.StoreFailure;
 import ark.broker.kube.ApprovalTask.TaskRef;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionStatus;
 import ark.broker.reconcile.KeyedWorkQueue;
@@ -36,7 +35,6 @@ import java.util.concurrent.Callable;
  */
 final class A2ATaskApprovals {
   private static final Logger LOG = LoggerFactory.getLogger(A2ATaskApprovals.class);
-  private static final QuestionFilter PENDING = new QuestionFilter(QuestionStatus.PENDING, null, null);
 
   private final Context context;
   private final WorkerExecutor executor;
@@ -47,11 +45,7 @@ final class A2ATaskApprovals {
   private final PeriodicPass fullPasses;
   private final KeyedWorkQueue<TaskRef> tasks;
 
-  private PendingQuestions<TaskRef> pending = new PendingQuestions<>(ApprovalQuestion::taskOf);
-  /** The index a full pass is building; it receives changes too, so swapping it in loses none. */
-  private PendingQuestions<TaskRef> rebuilding;
-  /** Until the first full list, the index lacks older questions. */
-  private boolean indexComplete;
+  private final PendingIndex<TaskRef> pending = new PendingIndex<>(ApprovalQuestion::taskOf);
   /** Open while this replica is the worker and the watches stand; null otherwise. */
   private List<Watch> watches;
   private final Map<TaskRef, Integer> failures = new HashMap<>();
@@ -81,15 +75,8 @@ final class A2ATaskApprovals {
   }
 
   void onChange(Question question) {
-    TaskRef task = ApprovalQuestion.taskOf(question);
-    if (task == null) {
-      return;
-    }
-    pending.apply(question);
-    if (rebuilding != null) {
-      rebuilding.apply(question);
-    }
-    if (indexComplete) {
+    TaskRef task = pending.changed(question);
+    if (task != null) {
       offer(task);
     }
   }
@@ -107,14 +94,9 @@ final class A2ATaskApprovals {
   // ---- full pass: every task that waits for a decision, and every task a pending question asks about ----
 
   private Future<Void> fullPass() {
-    PendingQuestions<TaskRef> fresh = new PendingQuestions<>(ApprovalQuestion::taskOf);
-    rebuilding = fresh;
-    return store.forEach(PENDING, fresh::apply)
-        .andThen(listed -> rebuilding = null)
-        .compose(listed -> {
-          pending = fresh;
-          indexComplete = true;
-          pending.owners().forEach(this::offer);
+    return pending.rebuild(store)
+        .compose(owners -> {
+          owners.forEach(this::offer);
           return blocking(this::awaitingDecision);
         })
         .compose(waiting -> {

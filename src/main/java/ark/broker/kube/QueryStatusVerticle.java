@@ -7,8 +7,6 @@ import ark.broker.bus.StoreClient;
 import ark.broker.bus.WorkerRole;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionFilter;
-import ark.broker.question.QuestionStatus;
 import ark.broker.reconcile.KeyedWorkQueue;
 import ark.broker.reconcile.PeriodicPass;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -46,7 +44,6 @@ import java.util.concurrent.Callable;
  */
 public final class QueryStatusVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(QueryStatusVerticle.class);
-  private static final QuestionFilter PENDING = new QuestionFilter(QuestionStatus.PENDING, null, null);
 
   /** What one reconciliation of one Query came to; counted for operators. */
   private enum Outcome { PATCHED, UNCHANGED, TERMINAL, MISSING, UNWATCHED, FAILED }
@@ -66,11 +63,8 @@ public final class QueryStatusVerticle extends VerticleBase {
   private PeriodicPass fullPasses;
   private KeyedWorkQueue<QueryRef> queries;
 
-  private PendingQuestions<QueryRef> pending = new PendingQuestions<>(Question::query);
-  /** The index a full pass is building; it receives changes too, so swapping it in loses none. */
-  private PendingQuestions<QueryRef> rebuilding;
-  /** Until the first full list, the index lacks older questions and could wrongly release a Query. */
-  private boolean indexComplete;
+  /** Until its first full list it lacks older questions, and could wrongly release a Query. */
+  private final PendingIndex<QueryRef> pending = new PendingIndex<>(Question::query);
 
   /** Failures in a row per Query, so that only the first is a warning and a recovery is reported. */
   private final Map<QueryRef, Integer> failures = new HashMap<>();
@@ -156,29 +150,18 @@ public final class QueryStatusVerticle extends VerticleBase {
     if (approvals != null) {
       approvals.onChange(question);
     }
-    if (question.query() == null) {
-      return;
-    }
-    pending.apply(question);
-    if (rebuilding != null) {
-      rebuilding.apply(question);
-    }
-    if (indexComplete) {
-      offer(question.query());
+    QueryRef query = pending.changed(question);
+    if (query != null) {
+      offer(query);
     }
   }
 
   // ---- full pass: every Query the view names, and every Query that shows a question ----
 
   private Future<Void> fullPass() {
-    PendingQuestions<QueryRef> fresh = new PendingQuestions<>(Question::query);
-    rebuilding = fresh;
-    return store.forEach(PENDING, fresh::apply)
-        .andThen(listed -> rebuilding = null)
-        .compose(listed -> {
-          pending = fresh;
-          indexComplete = true;
-          pending.owners().forEach(this::offer);
+    return pending.rebuild(store)
+        .compose(owners -> {
+          owners.forEach(this::offer);
           return blocking(this::queriesShowingAQuestion);
         })
         .<Void>map(shown -> {
