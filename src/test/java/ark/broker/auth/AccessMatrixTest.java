@@ -1,22 +1,11 @@
 package ark.broker.auth;
 
+import ark.broker.testing.LoopbackIssuer;
 import ark.broker.testing.Identities;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.TestBroker;
-import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import io.vertx.core.json.JsonObject;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import no.nav.security.mock.oauth2.OAuth2Config;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
-import no.nav.security.mock.oauth2.token.KeyProvider;
-import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +13,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -62,24 +50,19 @@ class AccessMatrixTest {
     }
   }
 
-  private static final String ISSUER_ID = "ark";
   private static final String AUDIENCE = "ark-broker";
 
   @TempDir
   static Path dir;
   static TestBroker broker;
-  static MockOAuth2Server issuer;
-  static RSAKey key;
+  static LoopbackIssuer issuer;
   static final Map<Caller, String> OIDC_TOKENS = new java.util.EnumMap<>(Caller.class);
 
   @BeforeAll
   static void start() throws Exception {
-    key = new RSAKeyGenerator(2048).keyID(ISSUER_ID).generate();
-    issuer = new MockOAuth2Server(new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(new KeyProvider(List.of(key)))));
-    issuer.start(InetAddress.getLoopbackAddress(), 0);
+    issuer = LoopbackIssuer.start();
     JsonObject config = Identities.config(dir);
-    config.getJsonObject("auth").put("oidc", new JsonObject().put("issuer", issuer.issuerUrl(ISSUER_ID).toString())
-        .put("audience", AUDIENCE).put("jwksUrl", issuer.jwksUrl(ISSUER_ID).toString()));
+    config.getJsonObject("auth").put("oidc", issuer.oidcConfig(AUDIENCE));
     // Hundreds of rows, each writing: durability is not what this table is about.
     config.put("store", new JsonObject().put("fsync", false));
     // The agent asks a question for every row: budgets have their own tests (RestBudgetsTest).
@@ -87,13 +70,11 @@ class AccessMatrixTest {
     broker = TestBroker.start(dir.resolve("data"), config);
 
     Instant now = Instant.now();
-    OIDC_TOKENS.put(Caller.EXPIRED_TOKEN, signed(new JWTClaimsSet.Builder().issuer(issuer.issuerUrl(ISSUER_ID).toString())
+    OIDC_TOKENS.put(Caller.EXPIRED_TOKEN, issuer.signed(new JWTClaimsSet.Builder().issuer(issuer.issuer())
         .audience(AUDIENCE).subject("ann").issueTime(Date.from(now.minusSeconds(7200)))
         .expirationTime(Date.from(now.minusSeconds(3600))).build()));
-    OIDC_TOKENS.put(Caller.WRONG_AUDIENCE, issuer.issueToken(ISSUER_ID, "client", new DefaultOAuth2TokenCallback(ISSUER_ID,
-        "ann", "JWT", List.of("another-service"), Map.of(), 3600)).serialize());
-    String valid = issuer.issueToken(ISSUER_ID, "client", new DefaultOAuth2TokenCallback(ISSUER_ID, "ann", "JWT",
-        List.of(AUDIENCE), Map.of(), 3600)).serialize();
+    OIDC_TOKENS.put(Caller.WRONG_AUDIENCE, issuer.token("ann", "another-service", Map.of()));
+    String valid = issuer.token("ann", AUDIENCE, Map.of());
     String[] parts = valid.split("\\.");
     String forged = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).replace("\"ann\"", "\"root\"");
     OIDC_TOKENS.put(Caller.TAMPERED_SIGNATURE, parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
@@ -103,14 +84,7 @@ class AccessMatrixTest {
   @AfterAll
   static void stop() throws Exception {
     broker.close();
-    issuer.shutdown();
-  }
-
-  private static String signed(JWTClaimsSet claims) throws Exception {
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(JOSEObjectType.JWT)
-        .build(), claims);
-    jwt.sign(new RSASSASigner(key));
-    return jwt.serialize();
+    issuer.close();
   }
 
   private static String tokenOf(Caller caller) {

@@ -1,22 +1,16 @@
 package ark.broker.auth;
 
+import ark.broker.testing.LoopbackIssuer;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.McpTestClient.Reply;
 import ark.broker.testing.TestBroker;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import no.nav.security.mock.oauth2.OAuth2Config;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
-import no.nav.security.mock.oauth2.token.KeyProvider;
-import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
@@ -30,38 +24,32 @@ import static org.assertj.core.api.Assertions.assertThat;
  * scope gets 403 {@code insufficient_scope} naming the scopes on REST and on MCP, and the metadata lists them.
  */
 class RequiredScopesTest {
-  private static final String ISSUER_ID = "ark";
   private static final String AUDIENCE = "ark-broker";
   private static final String SCOPE = "questions:ask";
 
   @TempDir
   static Path dir;
-  static MockOAuth2Server issuer;
+  static LoopbackIssuer issuer;
   static TestBroker broker;
 
   @BeforeAll
   static void start() throws Exception {
-    issuer = new MockOAuth2Server(new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(
-        new KeyProvider(List.of(new RSAKeyGenerator(2048).keyID(ISSUER_ID).generate())))));
-    issuer.start(InetAddress.getLoopbackAddress(), 0);
+    issuer = LoopbackIssuer.start();
     broker = TestBroker.start(dir.resolve("data"), new JsonObject().put("auth", new JsonObject().put("mode", "required")
-        .put("oidc", new JsonObject().put("issuer", issuer.issuerUrl(ISSUER_ID).toString()).put("audience", AUDIENCE)
-            .put("jwksUrl", issuer.jwksUrl(ISSUER_ID).toString()).put("kindClaim", "ark_kind")
-            .put("requiredScopes", new JsonArray().add(SCOPE)))));
+        .put("oidc", issuer.oidcConfig(AUDIENCE).put("kindClaim", "ark_kind").put("requiredScopes", new JsonArray().add(SCOPE)))));
   }
 
   @AfterAll
   static void stop() throws Exception {
     broker.close();
-    issuer.shutdown();
+    issuer.close();
   }
 
   /** An agent's access token with {@code claims} besides its name and kind. */
   private static String agentToken(String name, Map<String, Object> claims) {
     Map<String, Object> all = new java.util.HashMap<>(claims);
     all.put("ark_kind", "agent");
-    return issuer.issueToken(ISSUER_ID, "client", new DefaultOAuth2TokenCallback(ISSUER_ID, name, "JWT",
-        List.of(AUDIENCE), all, 3600)).serialize();
+    return issuer.token(name, AUDIENCE, all);
   }
 
   private static String challenge(String metadataUrl) {
@@ -114,7 +102,7 @@ class RequiredScopesTest {
       JsonObject metadata = broker.send(HttpRequest.newBuilder(url).GET()).json();
 
       assertThat(metadata.getJsonArray("scopes_supported")).as(url.toString()).containsExactly(SCOPE);
-      assertThat(metadata.getJsonArray("authorization_servers")).containsExactly(issuer.issuerUrl(ISSUER_ID).toString());
+      assertThat(metadata.getJsonArray("authorization_servers")).containsExactly(issuer.issuer());
     }
   }
 }
