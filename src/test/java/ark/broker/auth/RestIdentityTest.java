@@ -1,15 +1,12 @@
 package ark.broker.auth;
 
-import ark.broker.testing.Identities;
+import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.UUID;
 
 import static ark.broker.testing.Identities.*;
@@ -17,19 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The REST API with authentication on: who may see and do what, and that a refusal changes nothing. */
 class RestIdentityTest {
-  @TempDir
-  static Path dir;
   static TestBroker broker;
-
-  @BeforeAll
-  static void start() throws Exception {
-    broker = TestBroker.start(dir.resolve("data"), Identities.config(dir));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    broker.close();
-  }
+  @RegisterExtension
+  static final BrokerExtension lifecycle = BrokerExtension.withIdentities(started -> broker = started);
 
   private static String ask(String token, String recipient) throws Exception {
     TestBroker.Response created = broker.as(token).post("/questions",
