@@ -27,6 +27,7 @@ import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionAction;
 import ark.broker.question.QuestionEvent;
+import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionStatus;
 import ark.broker.question.QuestionView;
@@ -343,7 +344,9 @@ public final class StoreVerticle extends VerticleBase {
 
   private static Changes visible(Actor actor, long after, List<QuestionChange> page, int limit) {
     long through = page.isEmpty() ? after : page.get(page.size() - 1).position();
-    List<QuestionChange> seen = page.stream().filter(change -> QuestionAccess.maySee(actor, change.question())).toList();
+    // Who may see what is decided once per page, not once per change.
+    QuestionFilter visible = QuestionAccess.visible(actor, QuestionFilter.ALL);
+    List<QuestionChange> seen = page.stream().filter(change -> visible.matches(change.question())).toList();
     return new Changes(seen, through, page.size() == limit);
   }
 
