@@ -1,7 +1,6 @@
 package ark.broker.auth;
 
 import ark.broker.question.Attribution;
-import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Objects;
@@ -9,7 +8,7 @@ import java.util.Objects;
 /**
  * The outcome of authentication: who proved themselves ({@link #principal()}) and, when a service acts for an
  * agent, that agent ({@link #actingFor()}); with where the request came from, all of it goes into the audit
- * trail. Every bus message to the store carries one, so no room re-reads headers.
+ * trail. Every bus message to the store carries one (by reference), so no room re-reads headers.
  *
  * @param actingFor the {@code ark://agents/...} the principal acts for, or {@code null} when it acts as itself
  * @param address   the client's network address, or {@code null} (the broker's own work)
@@ -58,20 +57,5 @@ public record Actor(Principal principal, String actingFor, String address, Strin
         address, userAgent);
   }
 
-  public JsonObject toJson() {
-    JsonObject json = new JsonObject().put("principal", principal.toJson());
-    if (actingFor != null) {
-      json.put("actingFor", actingFor);
-    }
-    return json;
-  }
 
-  /** @throws IllegalArgumentException if the JSON is not an actor */
-  public static Actor fromJson(JsonObject json) {
-    JsonObject principal = json.getJsonObject("principal");
-    if (principal == null) {
-      throw new IllegalArgumentException("an actor needs a principal");
-    }
-    return new Actor(Principal.fromJson(principal), json.getString("actingFor"));
-  }
 }

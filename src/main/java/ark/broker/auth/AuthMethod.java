@@ -18,13 +18,4 @@ public enum AuthMethod {
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }
-
-  public static AuthMethod parse(String text) {
-    for (AuthMethod method : values()) {
-      if (method.wireName().equals(text)) {
-        return method;
-      }
-    }
-    throw new IllegalArgumentException("an authentication method must be token, oidc, anonymous, channel or internal, not '" + text + "'");
-  }
 }

@@ -2,15 +2,13 @@ package ark.broker.auth;
 
 import ark.broker.question.ArkUri;
 import ark.broker.question.InvalidQuestionException;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Who makes a request, as proven by its credentials: what it is, its name, its teams and how it was authenticated.
- * Immutable, and safe to log and to send over the event bus ({@link #toJson()}): it holds no secret.
+ * Immutable, and safe to log and to send over the event bus: it holds no secret.
  *
  * <p>Agents are named {@code ark://agents/...}, humans {@code ark://users/...}; services and admins may be either.
  *
@@ -47,17 +45,7 @@ public record Principal(PrincipalKind kind, String name, List<String> teams, Aut
     return teams.contains(team);
   }
 
-  public JsonObject toJson() {
-    return new JsonObject().put("kind", kind.wireName()).put("name", name).put("teams", new JsonArray(teams))
-        .put("method", method.wireName());
-  }
 
-  /** @throws IllegalArgumentException if the JSON is not a principal */
-  public static Principal fromJson(JsonObject json) {
-    JsonArray teams = json.getJsonArray("teams", new JsonArray());
-    return new Principal(PrincipalKind.parse(json.getString("kind")), json.getString("name"),
-        teams.stream().map(String::valueOf).toList(), AuthMethod.parse(json.getString("method")));
-  }
 
   private static void requireName(PrincipalKind kind, String name) {
     switch (kind) {

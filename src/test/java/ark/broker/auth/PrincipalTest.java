@@ -44,21 +44,6 @@ class PrincipalTest {
   }
 
   @Test
-  void principalsAndActorsTravelAsJson() {
-    Principal executor = new Principal(PrincipalKind.SERVICE, "ark://agents/executor", List.of("ark://teams/platform"),
-        AuthMethod.OIDC);
-    Actor actor = new Actor(executor, "ark://agents/writer");
-
-    assertThat(executor.toJson().encode()).isEqualTo(
-        "{\"kind\":\"service\",\"name\":\"ark://agents/executor\",\"teams\":[\"ark://teams/platform\"],\"method\":\"oidc\"}");
-    assertThat(Principal.fromJson(executor.toJson())).isEqualTo(executor);
-    assertThat(Actor.fromJson(actor.toJson())).isEqualTo(actor);
-    assertThat(Actor.fromJson(Actor.as(Principal.ANONYMOUS).toJson())).isEqualTo(Actor.as(Principal.ANONYMOUS));
-    assertThatThrownBy(() -> Principal.fromJson(executor.toJson().put("kind", "root")))
-        .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
   void onlyServicesGetAgentPatterns() {
     Principal agent = new Principal(PrincipalKind.AGENT, "ark://agents/a", List.of(), AuthMethod.TOKEN);
 
