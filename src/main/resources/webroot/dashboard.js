@@ -8,7 +8,8 @@
 // fetch, as EventSource cannot send headers.
 const TOKEN = 'ark-broker.token';
 const PENDING_SIGN_IN = 'ark-broker.oidc';
-const CHANGES = new Set(['question_created', 'question_answered', 'question_cancelled', 'question_expired', 'question_delivered']);
+const CHANGES = new Set(['question_created', 'question_answered', 'question_cancelled', 'question_expired', 'question_delivered',
+  'question_reminded', 'question_escalated']);
 const ENDED = 'Your sign-in has ended; sign in again';
 
 const questions = new Map();
@@ -335,7 +336,8 @@ function meta(q) {
   return element('div', { class: 'meta' },
     element('span', { class: `badge ${q.priority}` }, q.priority),
     q.status !== 'pending' ? element('span', { class: `badge status ${q.status}` }, q.status) : null,
-    element('span', {}, `${q.sender || 'unnamed asker'} → ${q.recipient}`),
+    element('span', {}, `${q.sender || 'unnamed asker'} → ${recipients(q).join(', ')}`),
+    q.escalatedAt ? element('span', { class: 'badge escalated' }, 'escalated') : null,
     element('span', {}, 'asked ', time(q.createdAt)),
     q.status === 'pending' && q.expiresAt ? element('span', {}, 'expires ', time(q.expiresAt)) : null,
     (q.deliveries || []).length ? element('span', {}, `shown in ${q.deliveries.map((d) => d.label || d.channel).join(', ')}`) : null,
@@ -361,7 +363,16 @@ function described(value) {
     : String(value);
 }
 
+/** Who is asked: the recipient, and after an escalation those it was escalated to. */
+function recipients(q) {
+  const added = q.escalatedAt && q.escalation ? q.escalation.escalateTo : [];
+  return [q.recipient, ...added.filter((to) => to !== q.recipient)];
+}
+
 function outcome(q) {
+  if (q.status === 'answered' && q.answeredOnTimeout) {
+    return `Nobody answered in time; answered by default: ${q.decision ? q.decision.action : q.response}`;
+  }
   if (q.status === 'answered') {
     if (q.decision) {
       const decided = q.decision.action === 'approved' ? 'Approved' : 'Rejected';
@@ -406,7 +417,7 @@ function empty(text) {
 
 function render() {
   const only = filter.value.trim();
-  const shown = (q) => !only || q.recipient === only;
+  const shown = (q) => !only || recipients(q).includes(only);
   const rank = { high: 0, medium: 1, low: 2 };
   const pending = [...questions.values()].filter((q) => q.status === 'pending' && shown(q))
     .sort((a, b) => rank[a.priority] - rank[b.priority] || a.createdAt.localeCompare(b.createdAt));
@@ -493,6 +504,7 @@ $('load-more').addEventListener('click', () => loadHistory(true));
 const ACTIONS = {
   question_created: 'Asked', question_answered: 'Answered', question_cancelled: 'Cancelled',
   question_expired: 'Expired', question_delivered: 'Shown in a channel',
+  question_reminded: 'Reminded', question_escalated: 'Escalated',
 };
 
 function eventItem(action) {

@@ -17,6 +17,8 @@ import ark.broker.log.KafkaLogSettings;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
+import ark.broker.question.EscalationRule;
+import ark.broker.question.QuestionJson;
 import ark.broker.store.Budgets;
 import ark.broker.store.SessionStoreVerticle;
 import ark.broker.store.StoreSettings;
@@ -117,8 +119,10 @@ public final class Main {
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
+    List<EscalationRule> escalationRules = EscalationRule.parse(
+        QuestionJson.MAPPER.valueToTree(config.getJsonObject("escalation").getJsonArray("rules").getList()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
-        Clock.systemUTC(), meters, storeSettings, budgets));
+        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {

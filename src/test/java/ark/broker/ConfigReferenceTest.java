@@ -32,7 +32,7 @@ class ConfigReferenceTest {
   private static final Path README = Path.of("README.md");
   private static final Path DOCS = Path.of("docs");
   /** Lists whose items are objects: a comma-separated variable cannot express them, so only a file sets them. */
-  private static final Set<String> FILE_ONLY_LISTS = Set.of("channels.routes", "kube.approvals.routes");
+  private static final Set<String> FILE_ONLY_LISTS = Set.of("channels.routes", "kube.approvals.routes", "escalation.rules");
   private static final String FILE_ONLY = "(file only)";
   /** A table row whose first cell is a backquoted key path, such as {@code | `http.port` | ...}. */
   private static final Pattern KEY_ROW = Pattern.compile("^\\|\\s*`([a-z][A-Za-z0-9]*(?:\\.[a-z][A-Za-z0-9]*)+)`\\s*\\|");

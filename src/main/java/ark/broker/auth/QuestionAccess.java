@@ -94,7 +94,7 @@ public final class QuestionAccess {
     Audience audience = audience(actor);
     requireVisible(actor, question);
     if (!audience.isRecipientOf(question)) {
-      throw AuthFailure.forbidden("only " + question.recipient() + " may answer question " + question.id());
+      throw AuthFailure.forbidden("only " + String.join(" or ", question.recipients()) + " may answer question " + question.id());
     }
     if (answeredBy != null && !answeredBy.equals(principal.name())) {
       throw AuthFailure.forbidden("answeredBy must be the caller, " + principal.name() + ", not " + answeredBy);

@@ -91,7 +91,7 @@ public final class Answering {
       return null;
     } catch (AuthFailure | QuestionNotFoundException notTheirs) {
       // The person saw the question in the channel, so "not found" would only puzzle them.
-      return new InboundProblem(403, "question " + question.id() + " is for " + question.recipient() + "; "
+      return new InboundProblem(403, "question " + question.id() + " is for " + String.join(" or ", question.recipients()) + "; "
           + user.identity() + " may not answer it");
     }
   }
@@ -109,7 +109,7 @@ public final class Answering {
   }
 
   private static boolean addressedToPeople(Question question) {
-    return question.recipient().startsWith("ark://users/") || question.recipient().startsWith("ark://teams/");
+    return question.recipients().stream().anyMatch(to -> to.startsWith("ark://users/") || to.startsWith("ark://teams/"));
   }
 
   private static String asOption(Question question, String response) {

@@ -1,6 +1,7 @@
 package ark.broker.channel;
 
 import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 
@@ -63,4 +64,12 @@ public interface Channel {
    *     this harmlessly looks first
    */
   Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure);
+
+  /**
+   * Tells people where the question was posted that it still waits ({@link EventType#REMINDED}) or was escalated
+   * ({@link EventType#ESCALATED}): a reply in the post's thread where the channel has threads.
+   *
+   * @param unsure an earlier worker or attempt may have told them already; a channel that can look first does
+   */
+  Future<Void> showFollowUp(Question question, Destination destination, Delivery posted, EventType step, boolean unsure);
 }

@@ -1,14 +1,17 @@
 package ark.broker.channel;
 
 import ark.broker.question.ArkUri;
+import ark.broker.question.Question;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -110,6 +113,15 @@ public final class Directory {
       return List.of(recipient);
     }
     return recipient.startsWith(TEAMS) ? members.getOrDefault(recipient, List.of()) : List.of();
+  }
+
+  /** Everyone a question asks, once each: its recipients' people, and after an escalation those it was escalated to. */
+  public List<String> peopleAsked(Question question) {
+    Set<String> people = new LinkedHashSet<>();
+    for (String recipient : question.recipients()) {
+      people.addAll(peopleOf(recipient));
+    }
+    return List.copyOf(people);
   }
 
   /** The user name of a person's identity ({@code ann} for {@code ark://users/ann}). */

@@ -50,6 +50,8 @@ final class Dispatcher {
   private final Map<String, KeyedWorkQueue<Job>> queues = new HashMap<>();
   /** The status each question had when this worker saw it change into it. */
   private final Map<String, QuestionStatus> seenLive = bounded();
+  /** Reminders and escalations this worker saw happen ("id step"): shown without looking first. */
+  private final Map<String, Boolean> followUpsSeenLive = bounded();
   /** Attempts whose result is unknown (timeout, 5xx): the next one looks before it posts. */
   private final Map<String, Boolean> unsure = bounded();
   /** Posts made but not yet recorded (the store failed): recorded before anything else is tried. */
@@ -98,6 +100,7 @@ final class Dispatcher {
     queues.values().forEach(KeyedWorkQueue::stop);
     queues.clear();
     seenLive.clear();
+    followUpsSeenLive.clear();
     unsure.clear();
     refused.clear();
   }
@@ -117,6 +120,9 @@ final class Dispatcher {
     List<Destination> places = destinations.of(question);
     if (!places.isEmpty() && change.type() != EventType.DELIVERED) {
       seenLive.put(question.id(), question.status());
+    }
+    if (!places.isEmpty() && (change.type() == EventType.REMINDED || change.type() == EventType.ESCALATED)) {
+      followUpsSeenLive.put(question.id() + " " + change.type(), true);
     }
     consider(question, places);
   }
@@ -141,7 +147,7 @@ final class Dispatcher {
     if (record == null) {
       return question.isPending() || destination.channel().sendsFinished(question, clock.instant());
     }
-    return question.status().isFinal() && record.outcome() != question.status();
+    return question.status().isFinal() && record.outcome() != question.status() || record.followUpOwed(question) != null;
   }
 
   /** One destination's work for one question, decided on the question as the store has it now. */
@@ -154,19 +160,20 @@ final class Dispatcher {
   private Future<Void> deliver(Question question, Destination destination) {
     String job = jobKey(question, destination);
     if (Destinations.recordOf(question, destination) != null || !isDue(question, destination)) {
-      return showOutcomeIfDue(question, destination);
+      return showFollowUpIfDue(question, destination);
     }
     Delivery made = unrecorded.get(job);
     Future<Delivery> delivery = made != null ? Future.succeededFuture(made) : findOrPost(question, destination, job);
     return delivery.compose(posted -> {
-      unrecorded.put(job, posted);
-      return record(question.id(), posted);
+      Delivery covering = posted.coveringFollowUpsOf(question, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+      unrecorded.put(job, covering);
+      return record(question.id(), covering);
     }).compose(recorded -> {
       unrecorded.remove(job);
       unsure.remove(job);
       LOG.info("Question {} delivered to {} ({})", question.id(), destination.label(),
           Destinations.recordOf(recorded, destination).ref());
-      return showOutcomeIfDue(recorded, destination);
+      return showFollowUpIfDue(recorded, destination);
     });
   }
 
@@ -181,6 +188,27 @@ final class Dispatcher {
       }
       return destination.channel().post(question, destination).onFailure(failure -> noteUnsure(job, failure));
     });
+  }
+
+  /** A reminder or escalation people there have not heard of yet, one at a time, then the outcome if due. */
+  private Future<Void> showFollowUpIfDue(Question question, Destination destination) {
+    Delivery posted = Destinations.recordOf(question, destination);
+    EventType step = posted == null ? null : posted.followUpOwed(question);
+    if (step == null) {
+      return showOutcomeIfDue(question, destination);
+    }
+    String job = jobKey(question, destination) + " " + step;
+    boolean look = unsure.containsKey(job) || !followUpsSeenLive.containsKey(question.id() + " " + step);
+    return destination.channel().showFollowUp(question, destination, posted, step, look)
+        .onFailure(failure -> noteUnsure(job, failure))
+        .compose(shown -> record(question.id(), posted.following(step, clock.instant().truncatedTo(ChronoUnit.MILLIS)))
+            .onFailure(notRecorded -> unsure.put(job, true)))
+        .compose(recorded -> {
+          unsure.remove(job);
+          LOG.info("Question {}: {} shown on {}", question.id(), step == EventType.REMINDED ? "reminder" : "escalation",
+              destination.label());
+          return showFollowUpIfDue(recorded, destination);
+        });
   }
 
   private Future<Void> showOutcomeIfDue(Question question, Destination destination) {

@@ -44,7 +44,7 @@ final class ApprovalQuestion {
     String sender = task.agent() == null ? null : "ark://agents/" + task.ref().namespace() + "/" + task.agent();
     QueryRef query = task.queryName() == null ? null : new QueryRef(task.queryNamespace(), task.queryName());
     return new NewQuestion(sender, route.recipient(), route.channels(), content, context.toString(), null,
-        Priority.HIGH, true, QuestionKind.APPROVAL, null, false, null, null, null, query, null, key(task));
+        Priority.HIGH, true, QuestionKind.APPROVAL, null, false, null, null, null, null, query, null, key(task));
   }
 
   /** The task a question asks about, or null for a question that is not an approval. */

@@ -173,6 +173,11 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
         .put("description", "For kind approval: every decision must give a reason");
     properties.putObject("arguments").put("type", "object")
         .put("description", "For kind approval: the arguments of the call to approve; the approver may edit them");
+    properties.putObject("escalation").put("type", "object")
+        .put("description", "What happens if nobody answers: {remindAfterSeconds, escalateAfterSeconds, escalateTo: "
+            + "[ark://teams/<name>...], onTimeout: \"expire\" (default) or a default answer such as {\"response\": "
+            + "\"proceed\"} or {\"decision\": {\"action\": \"rejected\", \"reason\": ...}} given when expiresAt or "
+            + "ttlSeconds passes; the result then says answeredOnTimeout}");
     properties.putObject("waitSeconds").put("type", "integer").put("minimum", 1).put("maximum", FollowUpTools.MAX_WAIT_SECONDS)
         .put("description", "Wait at most this long, then return {status: pending, questionId}; collect the answer "
             + "with get_question. Without it the call waits until the question is answered, cancelled or expires");

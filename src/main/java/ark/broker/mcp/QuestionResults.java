@@ -37,6 +37,8 @@ final class QuestionResults {
     decision.set("required", McpJson.array().add("action").add("decidedAt"));
     properties.putObject("answeredBy").put("type", "string").put("description", "Who answered, as ark://users/<name>");
     properties.putObject("answeredAt").put("type", "string").put("format", "date-time");
+    properties.putObject("answeredOnTimeout").put("type", "boolean")
+        .put("description", "True when nobody answered in time and the question's escalation.onTimeout default answered it");
     schema.set("required", McpJson.array().add("questionId").add("status"));
     return schema;
   }
@@ -58,6 +60,9 @@ final class QuestionResults {
     if (question.answeredAt() != null) {
       structured.put("answeredAt", question.answeredAt().toString());
     }
+    if (question.answeredOnTimeout()) {
+      structured.put("answeredOnTimeout", true);
+    }
     return structured;
   }
 
@@ -72,7 +77,8 @@ final class QuestionResults {
       case EXPIRED -> "The question " + question.id() + " expired at " + question.expiresAt() + " without an answer.";
       case PENDING -> "No answer yet to question " + question.id() + "; collect it later with get_question. "
           + McpJson.write(structured);
-      default -> McpJson.write(structured);
+      default -> (question.answeredOnTimeout() ? "Nobody answered question " + question.id() + " by " + question.expiresAt()
+          + "; its default answer (escalation.onTimeout) applies: " : "") + McpJson.write(structured);
     };
     return toolResult(text, structured, question.status() == QuestionStatus.CANCELLED || question.status() == QuestionStatus.EXPIRED);
   }
@@ -141,11 +147,12 @@ final class QuestionResults {
   private static String statusMessage(Question question) {
     return switch (question.status()) {
       case PENDING -> question.deliveries().isEmpty()
-          ? "Waiting for an answer from " + question.recipient()
-          : "Waiting for an answer from " + question.recipient() + " (delivered to "
+          ? "Waiting for an answer from " + String.join(", ", question.recipients())
+          : "Waiting for an answer from " + String.join(", ", question.recipients()) + " (delivered to "
               + String.join(", ", question.deliveries().stream()
                   .map(d -> d.label() != null ? d.label() : d.channel()).toList()) + ")";
-      case ANSWERED -> "Answered" + (question.answeredBy() == null ? "" : " by " + question.answeredBy());
+      case ANSWERED -> question.answeredOnTimeout() ? "Answered by default: nobody answered in time"
+          : "Answered" + (question.answeredBy() == null ? "" : " by " + question.answeredBy());
       case CANCELLED -> "The question was cancelled before anyone answered it";
       case EXPIRED -> "The question expired at " + question.expiresAt() + " without an answer";
     };

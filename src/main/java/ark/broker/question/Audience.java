@@ -13,11 +13,14 @@ public record Audience(Set<String> names) {
   }
 
   public boolean sees(Question question) {
-    return (question.sender() != null && names.contains(question.sender())) || names.contains(question.recipient());
+    return (question.sender() != null && names.contains(question.sender())) || isRecipientOf(question);
   }
 
-  /** Whether the question is addressed to one of these names: to the caller or to one of its teams. */
+  /** Whether the question is addressed to one of these names (to the caller or one of its teams), at first or by escalation. */
   public boolean isRecipientOf(Question question) {
-    return names.contains(question.recipient());
+    if (names.contains(question.recipient())) {
+      return true;
+    }
+    return question.escalatedAt() != null && question.recipients().stream().anyMatch(names::contains);
   }
 }

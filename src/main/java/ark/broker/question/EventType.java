@@ -8,7 +8,11 @@ public enum EventType {
   ANSWERED("question_answered"),
   CANCELLED("question_cancelled"),
   EXPIRED("question_expired"),
-  DELIVERED("question_delivered");
+  DELIVERED("question_delivered"),
+  /** Nobody answered in escalation.remindAfterSeconds: the channels remind the same people. */
+  REMINDED("question_reminded"),
+  /** Nobody answered in escalation.escalateAfterSeconds: escalation.escalateTo are asked too. */
+  ESCALATED("question_escalated");
 
   private final String wireName;
 

@@ -26,6 +26,7 @@ public record NewQuestion(
     ObjectNode arguments,
     Instant expiresAt,
     Long ttlSeconds,
+    Escalation escalation,
     QueryRef query,
     String toolCallId,
     String idempotencyKey) {
@@ -95,7 +96,14 @@ public record NewQuestion(
   /** The same request, sent by {@code name}. */
   public NewQuestion sentBy(String name) {
     return new NewQuestion(name, recipient, channels, content, context, options, priority, blocking, kind,
-        responseSchema, reasonRequired, arguments, expiresAt, ttlSeconds, query, toolCallId, idempotencyKey);
+        responseSchema, reasonRequired, arguments, expiresAt, ttlSeconds, escalation, query, toolCallId, idempotencyKey);
+  }
+
+  /** The same request, with the escalation a rule gives it unless it brings its own. */
+  public NewQuestion escalatedByDefault(Escalation byRule) {
+    return escalation != null || byRule == null ? this : new NewQuestion(sender, recipient, channels, content, context,
+        options, priority, blocking, kind, responseSchema, reasonRequired, arguments, expiresAt, ttlSeconds, byRule, query,
+        toolCallId, idempotencyKey);
   }
 
   /** The pending question this request creates under {@code id} (see {@link QuestionIds#forRequest}). */
@@ -104,9 +112,20 @@ public record NewQuestion(
     if (expiry != null && !expiry.isAfter(now)) {
       throw new InvalidQuestionException("expiresAt must be in the future");
     }
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, QuestionStatus.PENDING, null, null, null, null, now, now, null, expiry, query, toolCallId, idempotencyKey,
-        List.of(), List.of(), 0);
+    if (escalation != null && escalation.onTimeout() != null && expiry == null) {
+      throw new InvalidQuestionException("escalation.onTimeout answers the question when it times out: give it expiresAt or ttlSeconds");
+    }
+    Question question = new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
+        kind, responseSchema, reasonRequired, arguments, escalation, QuestionStatus.PENDING, null, null, null, null, false,
+        now, now, null, expiry, null, null, query, toolCallId, idempotencyKey, List.of(), List.of(), 0);
+    if (escalation != null && escalation.onTimeout() != null) {
+      try {
+        question.answer(escalation.timeoutReply(), null, now);
+      } catch (InvalidQuestionException unfit) {
+        throw new InvalidQuestionException("escalation.onTimeout does not answer this question: " + unfit.getMessage());
+      }
+    }
+    return question;
   }
 
   /**
@@ -122,6 +141,7 @@ public record NewQuestion(
         && blocking == existing.blocking() && kind == existing.kind()
         && java.util.Objects.equals(responseSchema, existing.responseSchema()) && reasonRequired == existing.reasonRequired()
         && java.util.Objects.equals(arguments, existing.arguments()) && java.util.Objects.equals(query, existing.query())
+        && java.util.Objects.equals(escalation, existing.escalation())
         && java.util.Objects.equals(toolCallId, existing.toolCallId());
   }
 

@@ -27,9 +27,12 @@ public record Question(
     // how it is answered: free text or one of the options, a form (responseSchema), or an approval
     QuestionKind kind, ResponseSchema responseSchema,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean reasonRequired, ObjectNode arguments,
+    // what happens when nobody answers
+    Escalation escalation,
     // what became of it
     QuestionStatus status, String response, ObjectNode answer, Decision decision, String answeredBy,
-    Instant createdAt, Instant updatedAt, Instant answeredAt, Instant expiresAt,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean answeredOnTimeout,
+    Instant createdAt, Instant updatedAt, Instant answeredAt, Instant expiresAt, Instant remindedAt, Instant escalatedAt,
     // where it came from
     QueryRef query, String toolCallId, String idempotencyKey,
     List<Delivery> deliveries,
@@ -63,12 +66,16 @@ public record Question(
    * decide too. {@code response} always holds the answer as text: a form's answer as JSON, a decision's action.
    */
   public Question answer(Reply reply, String by, Instant now) {
+    return answer(reply, by, now, false);
+  }
+
+  private Question answer(Reply reply, String by, Instant now, boolean onTimeout) {
     requirePending("answered");
     if (by != null) {
       ArkUri.require("answeredBy", by);
     }
     if (kind == QuestionKind.APPROVAL) {
-      return decided(asVerdict(reply), by, now);
+      return decided(asVerdict(reply), by, now, onTimeout);
     }
     if (responseSchema != null) {
       if (!(reply instanceof Reply.Form form)) {
@@ -76,7 +83,7 @@ public record Question(
             + responseSchema.fields().keySet());
       }
       ObjectNode checked = responseSchema.validate(form.answer());
-      return answered(checked.toString(), checked, null, by, now);
+      return answered(checked.toString(), checked, null, by, now, onTimeout);
     }
     if (!(reply instanceof Reply.Text text)) {
       throw new InvalidQuestionException("question " + id + " takes a plain response"
@@ -92,7 +99,7 @@ public record Question(
     if (options != null && !options.contains(answer)) {
       throw new InvalidQuestionException("response must be one of the question's options " + options);
     }
-    return answered(answer, null, null, by, now);
+    return answered(answer, null, null, by, now, onTimeout);
   }
 
   private Reply.Verdict asVerdict(Reply reply) {
@@ -108,7 +115,7 @@ public record Question(
     return new Reply.Verdict(action, null, null);
   }
 
-  private Question decided(Reply.Verdict verdict, String by, Instant now) {
+  private Question decided(Reply.Verdict verdict, String by, Instant now, boolean onTimeout) {
     String reason = verdict.reason() == null || verdict.reason().isBlank() ? null : verdict.reason().strip();
     if (reasonRequired && reason == null) {
       throw new InvalidQuestionException("decision.reason is required: question " + id + " asks for a reason with every decision");
@@ -130,13 +137,13 @@ public record Question(
       edited = verdict.arguments().deepCopy();
     }
     Decision decision = new Decision(verdict.action(), reason, edited, by, now);
-    return answered(verdict.action().wireName(), null, decision, by, now);
+    return answered(verdict.action().wireName(), null, decision, by, now, onTimeout);
   }
 
-  private Question answered(String text, ObjectNode answer, Decision decision, String by, Instant now) {
+  private Question answered(String text, ObjectNode answer, Decision decision, String by, Instant now, boolean onTimeout) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments,
-        QuestionStatus.ANSWERED, text, answer, decision, by, createdAt, now, now, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        QuestionStatus.ANSWERED, text, answer, decision, by, onTimeout, createdAt, now, now, expiresAt, remindedAt, escalatedAt, query, toolCallId,
         idempotencyKey, deliveries, history, resourceVersion);
   }
 
@@ -154,14 +161,91 @@ public record Question(
     return isPending() && expiresAt != null && !expiresAt.isAfter(now);
   }
 
+  /**
+   * Who is asked: the recipient, and once the question was escalated, those it was escalated to. They may
+   * see and answer it, and the channels that reach people one by one reach each of them.
+   */
+  @JsonIgnore
+  public List<String> recipients() {
+    if (escalatedAt == null) {
+      return List.of(recipient);
+    }
+    List<String> all = new ArrayList<>(escalation.escalateTo().size() + 1);
+    all.add(recipient);
+    escalation.escalateTo().stream().filter(to -> !to.equals(recipient)).forEach(all::add);
+    return all;
+  }
+
+  /** When the broker next has something to do about this pending question (remind, escalate, time out), or null. */
+  @JsonIgnore
+  public Instant nextDeadline() {
+    if (!isPending()) {
+      return null;
+    }
+    Instant next = expiresAt;
+    if (escalation != null) {
+      next = earlier(next, remindedAt == null ? escalation.remindAt(createdAt) : null);
+      next = earlier(next, escalatedAt == null ? escalation.escalateAt(createdAt) : null);
+    }
+    return next;
+  }
+
+  /**
+   * What is due now, one step at a time (each is an event of its own): the timeout, else the escalation, else
+   * the reminder; null if nothing is. A step that was due while no broker ran still happens, once.
+   */
+  public EventType followUpDue(Instant now) {
+    if (isDueToExpire(now)) {
+      return escalation != null && escalation.onTimeout() != null ? EventType.ANSWERED : EventType.EXPIRED;
+    }
+    if (!isPending() || escalation == null) {
+      return null;
+    }
+    if (escalatedAt == null && isDue(escalation.escalateAt(createdAt), now)) {
+      return EventType.ESCALATED;
+    }
+    return remindedAt == null && isDue(escalation.remindAt(createdAt), now) ? EventType.REMINDED : null;
+  }
+
+  /** This question after the step {@link #followUpDue} names, taken by the broker ({@code by}); itself if none is due. */
+  public Question followUp(Instant now, String by) {
+    EventType due = followUpDue(now);
+    if (due == null) {
+      return this;
+    }
+    return switch (due) {
+      case ANSWERED -> answer(escalation.timeoutReply(), by, now, true);
+      case EXPIRED -> expire(now);
+      case ESCALATED -> withFollowUps(remindedAt, now, now);
+      case REMINDED -> withFollowUps(now, escalatedAt, now);
+      default -> throw new IllegalStateException("no follow-up is a " + due);
+    };
+  }
+
+  private Question withFollowUps(Instant reminded, Instant escalated, Instant now) {
+    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, now, answeredAt, expiresAt, reminded,
+        escalated, query, toolCallId, idempotencyKey, deliveries, history, resourceVersion);
+  }
+
+  private static boolean isDue(Instant at, Instant now) {
+    return at != null && !at.isAfter(now);
+  }
+
+  private static Instant earlier(Instant one, Instant other) {
+    return one == null ? other : other == null || one.isBefore(other) ? one : other;
+  }
+
   /** Adds a delivery, or replaces the one with the same channel and ref (a channel updating its record). */
   public Question withDelivery(Delivery delivery, Instant now) {
     List<Delivery> all = new ArrayList<>(deliveries);
     all.removeIf(d -> d.channel().equals(delivery.channel()) && d.ref().equals(delivery.ref()));
     all.add(delivery);
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments,
-        status, response, answer, decision, answeredBy, createdAt, now, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, now, answeredAt, expiresAt, remindedAt,
+        escalatedAt, query, toolCallId,
         idempotencyKey, all, history, resourceVersion);
   }
 
@@ -176,15 +260,17 @@ public record Question(
       all.remove(1);
     }
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments,
-        status, response, answer, decision, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, updatedAt, answeredAt, expiresAt,
+        remindedAt, escalatedAt, query, toolCallId,
         idempotencyKey, deliveries, all, resourceVersion);
   }
 
   public Question withResourceVersion(long position) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments,
-        status, response, answer, decision, answeredBy, createdAt, updatedAt, answeredAt, expiresAt, query, toolCallId,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, updatedAt, answeredAt, expiresAt,
+        remindedAt, escalatedAt, query, toolCallId,
         idempotencyKey, deliveries, history, position);
   }
 
@@ -195,8 +281,9 @@ public record Question(
 
   private Question withFinalStatus(QuestionStatus finalStatus, Instant now) {
     return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments,
-        finalStatus, null, null, null, null, createdAt, now, null, expiresAt, query, toolCallId, idempotencyKey,
+        kind, responseSchema, reasonRequired, arguments, escalation,
+        finalStatus, null, null, null, null, false, createdAt, now, null, expiresAt, remindedAt, escalatedAt, query,
+        toolCallId, idempotencyKey,
         deliveries, history, resourceVersion);
   }
 

@@ -17,7 +17,7 @@ import java.util.Set;
 public final class QuestionRequests {
   public static final Set<String> CREATE_FIELDS = Set.of("sender", "recipient", "channels", "content",
       "context", "options", "priority", "blocking", "kind", "responseSchema", "reasonRequired", "arguments", "expiresAt",
-      "ttlSeconds", "query", "toolCallId", "idempotencyKey");
+      "ttlSeconds", "escalation", "query", "toolCallId", "idempotencyKey");
   private static final Set<String> ANSWER_FIELDS = Set.of("response", "answer", "decision", "answeredBy");
   private static final Set<String> DECISION_FIELDS = Set.of("action", "reason", "arguments");
   private static final Set<String> QUERY_FIELDS = Set.of("namespace", "name");
@@ -42,6 +42,7 @@ public final class QuestionRequests {
         object(body, "arguments"),
         instant(body, "expiresAt"),
         wholeNumber(body, "ttlSeconds"),
+        present(body, "escalation") ? Escalation.parse(body.get("escalation")) : null,
         query(body.get("query")),
         text(body, "toolCallId"),
         text(body, "idempotencyKey"));
@@ -115,7 +116,7 @@ public final class QuestionRequests {
     return new QueryRef(text(node, "namespace"), text(node, "name"));
   }
 
-  private static String text(JsonNode parent, String field) {
+  static String text(JsonNode parent, String field) {
     JsonNode node = parent.get(field);
     if (node == null || node.isNull()) {
       return null;
@@ -126,7 +127,7 @@ public final class QuestionRequests {
     return node.textValue();
   }
 
-  private static List<String> textList(JsonNode parent, String field) {
+  static List<String> textList(JsonNode parent, String field) {
     JsonNode node = parent.get(field);
     if (node == null || node.isNull()) {
       return null;
@@ -155,7 +156,7 @@ public final class QuestionRequests {
     return node.booleanValue();
   }
 
-  private static Long wholeNumber(JsonNode parent, String field) {
+  static Long wholeNumber(JsonNode parent, String field) {
     JsonNode node = parent.get(field);
     if (node == null || node.isNull()) {
       return null;

@@ -188,8 +188,8 @@ public final class QuestionView {
     return other.size() < one.size() ? other : one;
   }
 
-  /** Pending questions whose expiry has come, soonest first. */
-  public List<Question> dueToExpire(Instant now, int max) {
+  /** Pending questions with a follow-up due (a reminder, an escalation, the timeout), soonest first. */
+  public List<Question> dueForFollowUp(Instant now, int max) {
     List<Question> due = new ArrayList<>();
     for (Deadline deadline : deadlines) {
       if (deadline.at.isAfter(now) || due.size() == max) {
@@ -204,15 +204,18 @@ public final class QuestionView {
     ListOrder order = new ListOrder(after.createdAt(), after.id());
     if (before != null) {
       countByStatus.merge(before.status(), -1L, Long::sum);
-      if (before.isPending() && before.expiresAt() != null) {
-        deadlines.remove(new Deadline(before.expiresAt(), before.id()));
+      if (before.nextDeadline() != null) {
+        deadlines.remove(new Deadline(before.nextDeadline(), before.id()));
       }
-    } else {
-      // Who asks and who is asked never change, so a question joins these indexes once.
-      if (after.sender() != null) {
-        bySender.computeIfAbsent(after.sender(), key -> new TreeSet<>()).add(order);
+    } else if (after.sender() != null) {
+      // Who asks never changes, so a question joins this index once.
+      bySender.computeIfAbsent(after.sender(), key -> new TreeSet<>()).add(order);
+    }
+    // Who is asked only grows (an escalation adds recipients).
+    if (before == null || before.recipients().size() != after.recipients().size()) {
+      for (String recipient : after.recipients()) {
+        byRecipient.computeIfAbsent(recipient, key -> new TreeSet<>()).add(order);
       }
-      byRecipient.computeIfAbsent(after.recipient(), key -> new TreeSet<>()).add(order);
     }
     if (after.isPending()) {
       pending.add(order);
@@ -226,8 +229,8 @@ public final class QuestionView {
     byId.put(after.id(), after);
     inListOrder.put(order, after);
     countByStatus.merge(after.status(), 1L, Long::sum);
-    if (after.isPending() && after.expiresAt() != null) {
-      deadlines.add(new Deadline(after.expiresAt(), after.id()));
+    if (after.nextDeadline() != null) {
+      deadlines.add(new Deadline(after.nextDeadline(), after.id()));
     }
   }
 

@@ -22,6 +22,7 @@ import ark.broker.log.LogUnavailableException;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
 import ark.broker.question.Attribution;
+import ark.broker.question.EscalationRule;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
@@ -56,27 +57,31 @@ public final class StoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(StoreVerticle.class);
   /** A write that lost a race against another replica is decided again on the new state, this often. */
   private static final int MAX_ATTEMPTS = 5;
-  private static final int EXPIRY_BATCH = 1000;
+  private static final int FOLLOW_UP_BATCH = 1000;
 
   private final EventLog log;
   private final Clock clock;
   private final MeterRegistry meters;
   private final StoreSettings settings;
   private final CreateAdmission admission;
+  private final List<EscalationRule> escalationRules;
   private final QuestionView view = new QuestionView();
   private final ChangeHistory history;
   private final KeyedSequencer sequencer = new KeyedSequencer();
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
   private LogBackedView<QuestionEvent, QuestionView.Result> questions;
-  /** Expiry and repairs are once-only work: only the worker replica does them. */
+  /** Follow-ups (reminders, escalations, timeouts) and repairs are once-only work: only the worker replica does them. */
   private PeriodicPass upkeep;
 
-  public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings, Budgets budgets) {
+  /** @param escalationRules what questions that bring no {@code escalation} get, first match wins */
+  public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings, Budgets budgets,
+                       List<EscalationRule> escalationRules) {
     this.log = log;
     this.clock = clock;
     this.meters = meters;
     this.settings = settings;
     this.admission = new CreateAdmission(budgets, clock);
+    this.escalationRules = List.copyOf(escalationRules);
     this.history = new ChangeHistory(settings.watchHistory());
   }
 
@@ -110,9 +115,9 @@ public final class StoreVerticle extends VerticleBase {
       bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
       bus.localConsumer(Addresses.STORE_STATUS, m -> unwritable().onComplete(unwritable ->
           m.reply(new StoreStatus(view.position(), view.size(), unwritable.result()))));
-      upkeep = new PeriodicPass(vertx, "Expiry and repair pass", settings.expiryCheckMillis(),
+      upkeep = new PeriodicPass(vertx, "Follow-up and repair pass", settings.expiryCheckMillis(),
           new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
-            expireDue();
+            followUpsDue();
             restateMisstated();
             return Future.succeededFuture();
           });
@@ -136,7 +141,8 @@ public final class StoreVerticle extends VerticleBase {
   private Future<Created> create(CreateQuestion command, Message<?> message) {
     NewQuestion request;
     try {
-      request = QuestionAccess.create(command.actor(), command.request());
+      NewQuestion allowed = QuestionAccess.create(command.actor(), command.request());
+      request = allowed.escalatedByDefault(EscalationRule.firstFor(escalationRules, allowed));
     } catch (RuntimeException refused) {
       return Future.failedFuture(refused);
     }
@@ -207,15 +213,20 @@ public final class StoreVerticle extends VerticleBase {
     });
   }
 
-  private void expireDue() {
-    for (Question due : view.dueToExpire(now(), EXPIRY_BATCH)) {
-      if (sequencer.isBusy(due.id())) {
+  /**
+   * Reminders, escalations and timeouts that have come, one step per question and pass. Decided again on the
+   * question as it is when the write is made, so a step another replica already took is not taken twice.
+   */
+  private void followUpsDue() {
+    for (Question due : view.dueForFollowUp(now(), FOLLOW_UP_BATCH)) {
+      EventType step = due.followUpDue(now());
+      if (step == null || sequencer.isBusy(due.id())) {
         continue;
       }
-      change(due.id(), EventType.EXPIRED, Actor.BROKER, null, question -> question.isDueToExpire(now())
-          ? question.expire(now()) : question)
-          .onSuccess(expired -> LOG.info("Question {} expired (it was due at {})", expired.id(), expired.expiresAt()))
-          .onFailure(failure -> LOG.debug("Question {} was not expired: {}", due.id(), failure.getMessage()));
+      change(due.id(), step, Actor.BROKER, FollowUpReasons.of(step, due),
+          question -> question.followUpDue(now()) == step ? question.followUp(now(), Actor.BROKER.principal().name()) : question)
+          .onSuccess(after -> LOG.info("Question {} {}", after.id(), FollowUpReasons.logged(step, after)))
+          .onFailure(failure -> LOG.debug("Question {}: {} not done: {}", due.id(), step.wireName(), failure.getMessage()));
     }
   }
 

@@ -206,7 +206,7 @@ public final class CoreBenchmark {
     List<String> ids = new ArrayList<>(questions);
     writeMany(writer, questions, i -> new Messages.CreateQuestion(Actor.BROKER, new NewQuestion("ark://agents/bench", "ark://users/john",
         null, "Restart question " + i + "?", "some context for question " + i, List.of("yes", "no"), null, true, null, null, false, null, null,
-        null, null, null, null)), Addresses.QUESTIONS_CREATE, reply -> ids.add(((Messages.Created) reply).question().id()));
+        null, null, null, null, null)), Addresses.QUESTIONS_CREATE, reply -> ids.add(((Messages.Created) reply).question().id()));
     writeMany(writer, questions, i -> new Messages.AnswerQuestion(Actor.BROKER, ids.get(i), new Reply.Text("yes"), "ark://users/john"),
         Addresses.QUESTIONS_ANSWER, reply -> { });
     System.out.printf("%nwrote %d events through the store in %.1f s (%s)%n", EVENTS_FOR_RESTART,

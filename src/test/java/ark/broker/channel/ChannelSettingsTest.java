@@ -57,8 +57,9 @@ class ChannelSettingsTest {
   }
 
   private static Question question(String recipient, List<String> channels, Priority priority) {
-    return new Question("q-1", null, recipient, channels, "Go?", null, null, priority, true, null, null, false, null, QuestionStatus.PENDING,
-        null, null, null, null, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null, List.of(), List.of(), 1);
+    return new Question("q-1", null, recipient, channels, "Go?", null, null, priority, true, null, null, false, null, null,
+        QuestionStatus.PENDING, null, null, null, null, false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null, null, null,
+        List.of(), List.of(), 1);
   }
 
   @Test

@@ -83,6 +83,12 @@ public final class FakeSlack extends FakeService {
     return messages.stream().filter(m -> questionId.equals(m.questionId())).toList();
   }
 
+  /** The replies in a message's thread, oldest first. */
+  public List<Message> repliesTo(Message parent) {
+    return messages.stream().filter(m -> m.channel().equals(parent.channel()) && parent.ts().equals(m.posted().getString("thread_ts")))
+        .toList();
+  }
+
   @Override
   Reply reply(Received request) {
     if (!("Bearer " + TOKEN).equals(request.header("Authorization"))) {
@@ -116,6 +122,10 @@ public final class FakeSlack extends FakeService {
       return failure;
     }
     String channel = body.getString("channel");
+    String thread = body.getString("thread_ts");
+    if (thread != null && messages.stream().noneMatch(m -> m.channel().equals(channel) && m.ts().equals(thread))) {
+      return Reply.json(200, ok(false).put("error", "thread_not_found"));
+    }
     long micros = lastMicros.updateAndGet(last -> Math.max(last + 1, System.currentTimeMillis() * 1000));
     String ts = (micros / 1_000_000) + "." + String.format("%06d", micros % 1_000_000);
     messages.add(new Message(channel, ts, body));

@@ -18,7 +18,7 @@ class ApprovalQuestionTest {
 
   private static Question asked(QuestionKind kind, List<String> options) {
     return new NewQuestion(null, "ark://teams/approvers", null, "Approve?", null, options, null, true, kind, null, false,
-        null, null, null, null, null, null).toQuestion("q-1", T0);
+        null, null, null, null, null, null, null).toQuestion("q-1", T0);
   }
 
   @Test

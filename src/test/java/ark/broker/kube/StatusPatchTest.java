@@ -20,7 +20,7 @@ class StatusPatchTest {
 
   private static Question pending(String toolCallId, String createdAt) {
     NewQuestion request = new NewQuestion(null, "ark://users/john", null, "Deploy?", null, null, null, true, null, null, false, null, null,
-        null, REF, toolCallId, null);
+        null, null, REF, toolCallId, null);
     return request.toQuestion(QuestionIds.forRequest(request), Instant.parse(createdAt));
   }
 

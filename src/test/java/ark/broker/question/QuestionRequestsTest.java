@@ -95,10 +95,10 @@ class QuestionRequestsTest {
   @Test
   void refusesTooManyChannelsAndTooLongContent() {
     assertThatThrownBy(() -> new NewQuestion(null, "ark://users/a", List.of("a", "b", "c", "d", "e", "f", "g", "h",
-        "i", "j", "k", "l", "m", "n", "o", "p", "q"), "x", null, null, null, true, null, null, false, null, null, null, null, null, null))
+        "i", "j", "k", "l", "m", "n", "o", "p", "q"), "x", null, null, null, true, null, null, false, null, null, null, null, null, null, null))
         .hasMessageContaining("at most 16 channels");
     assertThatThrownBy(() -> new NewQuestion(null, "ark://users/a", null, "x".repeat(16_385), null, null, null, true, null, null, false, null,
-        null, null, null, null, null))
+        null, null, null, null, null, null))
         .hasMessageContaining("content is longer than 16384 characters");
   }
 }

@@ -16,7 +16,7 @@ class QuestionTest {
 
   static Question pending(List<String> options, Instant expiresAt) {
     return new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge?", null, options, null, true, null, null, false, null,
-        expiresAt, null, null, null, null).toQuestion("q-1", T0);
+        expiresAt, null, null, null, null, null).toQuestion("q-1", T0);
   }
 
   @Test
@@ -31,7 +31,7 @@ class QuestionTest {
 
   @Test
   void ttlCountsFromCreation() {
-    Question question = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, 30L,
+    Question question = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, 30L, null,
         null, null, null).toQuestion("q-1", T0);
 
     assertThat(question.expiresAt()).isEqualTo(T0.plusSeconds(30));
@@ -40,7 +40,7 @@ class QuestionTest {
   @Test
   void anExpiryInThePastIsRefused() {
     NewQuestion request = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null,
-        T0.minusSeconds(1), null, null, null, null);
+        T0.minusSeconds(1), null, null, null, null, null);
 
     assertThatThrownBy(() -> request.toQuestion("q-1", T0)).hasMessageContaining("expiresAt must be in the future");
   }
@@ -108,12 +108,12 @@ class QuestionTest {
   @Test
   void idsAreDerivedFromNamedRequests() {
     NewQuestion keyed = new NewQuestion("ark://agents/a", "ark://users/john", null, "x", null, null, null, true, null, null, false, null,
-        null, null, null, null, "key-1");
+        null, null, null, null, null, "key-1");
     NewQuestion sameKeyOtherSender = new NewQuestion("ark://agents/b", "ark://users/john", null, "x", null, null,
-        null, true, null, null, false, null, null, null, null, null, "key-1");
-    NewQuestion toolCall = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null,
+        null, true, null, null, false, null, null, null, null, null, null, "key-1");
+    NewQuestion toolCall = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null, null,
         new QueryRef("default", "q"), "call_1", null);
-    NewQuestion anonymous = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null,
+    NewQuestion anonymous = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null, null,
         null, null, null);
 
     assertThat(QuestionIds.forRequest(keyed)).isEqualTo(QuestionIds.forRequest(keyed)).startsWith("q-");
@@ -125,7 +125,7 @@ class QuestionTest {
   private static Question approval(boolean reasonRequired, String arguments) throws Exception {
     return new NewQuestion("ark://agents/a", "ark://users/john", null, "Delete the branch?", null, null, null, true,
         QuestionKind.APPROVAL, null, reasonRequired, arguments == null ? null
-        : (com.fasterxml.jackson.databind.node.ObjectNode) ResponseSchemaTest.json(arguments), null, null, null, null, null)
+        : (com.fasterxml.jackson.databind.node.ObjectNode) ResponseSchemaTest.json(arguments), null, null, null, null, null, null)
         .toQuestion("q-1", T0);
   }
 
@@ -175,7 +175,7 @@ class QuestionTest {
   @Test
   void aFormQuestionTakesOnlyACheckedAnswerObjectAndShowsItAsTextToo() throws Exception {
     Question form = new NewQuestion(null, "ark://users/john", null, "Ship?", null, null, null, true, null,
-        ResponseSchemaTest.form(), false, null, null, null, null, null, null).toQuestion("q-1", T0);
+        ResponseSchemaTest.form(), false, null, null, null, null, null, null, null).toQuestion("q-1", T0);
 
     Question answered = form.answer(new Reply.Form(ResponseSchemaTest.json("{'name':'ann','count':2}")), null, T1);
 

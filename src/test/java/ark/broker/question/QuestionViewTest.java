@@ -15,7 +15,7 @@ class QuestionViewTest {
 
   private static Question question(String id, String recipient, Instant createdAt, Instant expiresAt) {
     return new NewQuestion("ark://agents/a", recipient, null, "content " + id, null, null, null, true, null, null, false, null, expiresAt,
-        null, null, null, null).toQuestion(id, createdAt);
+        null, null, null, null, null).toQuestion(id, createdAt);
   }
 
   private Question create(String id, long position) {
@@ -205,9 +205,9 @@ class QuestionViewTest {
   @Test
   void searchesContentAndContextIgnoringCase() {
     view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Merge PR 42?",
-        "**Tests** are green", null, Priority.HIGH, true, null, null, false, null, null, null, null, null, null).toQuestion("q-1", T0)), 1);
+        "**Tests** are green", null, Priority.HIGH, true, null, null, false, null, null, null, null, null, null, null).toQuestion("q-1", T0)), 1);
     view.apply(QuestionEvent.created(new NewQuestion("ark://agents/a", "ark://users/john", null, "Rerun the tests?",
-        null, null, Priority.LOW, true, null, null, false, null, null, null, null, null, null).toQuestion("q-2", T0.plusSeconds(1))), 2);
+        null, null, Priority.LOW, true, null, null, false, null, null, null, null, null, null, null).toQuestion("q-2", T0.plusSeconds(1))), 2);
     create("q-3", 3);
 
     assertThat(view.list(new QuestionFilter(null, null, null, null, "TESTS"), 10, null).items())
@@ -258,13 +258,13 @@ class QuestionViewTest {
     view.apply(QuestionEvent.created(question("q-soon", "ark://users/john", T0, T0.plusSeconds(10))), 2);
     Question never = view.apply(QuestionEvent.created(question("q-never", "ark://users/john", T0, null)), 3).current();
 
-    assertThat(view.dueToExpire(T0.plusSeconds(5), 10)).isEmpty();
-    assertThat(view.dueToExpire(T0.plusSeconds(15), 10)).extracting(Question::id).containsExactly("q-soon");
-    assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-soon", "q-late");
+    assertThat(view.dueForFollowUp(T0.plusSeconds(5), 10)).isEmpty();
+    assertThat(view.dueForFollowUp(T0.plusSeconds(15), 10)).extracting(Question::id).containsExactly("q-soon");
+    assertThat(view.dueForFollowUp(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-soon", "q-late");
 
     Question soon = view.get("q-soon");
     view.apply(QuestionEvent.changed(EventType.ANSWERED, soon, soon.answer("x", null, T0)), 4);
-    assertThat(view.dueToExpire(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-late");
+    assertThat(view.dueForFollowUp(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-late");
     assertThat(never.expiresAt()).isNull();
   }
 

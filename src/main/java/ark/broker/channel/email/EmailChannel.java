@@ -4,8 +4,10 @@ import ark.broker.channel.Answering;
 import ark.broker.channel.Channel;
 import ark.broker.channel.Destination;
 import ark.broker.channel.Directory;
+import ark.broker.channel.FollowUpNotice;
 import ark.broker.channel.Inbound;
 import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Questions by email: {@code email} mails the question's recipient, or each member of the recipient team, at the
@@ -57,7 +60,7 @@ public final class EmailChannel implements Channel {
       return List.of();
     }
     List<Destination> destinations = new ArrayList<>();
-    for (String person : directory.peopleOf(question.recipient())) {
+    for (String person : directory.peopleAsked(question)) {
       String address = directory.emailOf(person);
       if (address != null) {
         String user = Directory.userName(person);
@@ -80,6 +83,22 @@ public final class EmailChannel implements Channel {
 
   @Override
   public Future<Delivery> post(Question question, Destination destination) {
+    return mail(question, destination, null)
+        .map(messageId -> new Delivery(destination.name(), messageId, destination.label(),
+            clock.instant().truncatedTo(ChronoUnit.MILLIS)));
+  }
+
+  /**
+   * The question again, with fresh links, led by the reminder or the escalation. A mail cannot be looked up: after a
+   * crash between sending and recording, the person gets it twice.
+   */
+  @Override
+  public Future<Void> showFollowUp(Question question, Destination destination, Delivery posted, EventType step, boolean unsure) {
+    return mail(question, destination, FollowUpNotice.text(question, step, directory, UnaryOperator.identity())).mapEmpty();
+  }
+
+  /** Mails the question to the destination's person, with a line above it if {@code notice} is given; the Message-ID. */
+  private Future<String> mail(Question question, Destination destination, String notice) {
     String person = destination.target();
     String address = directory.emailOf(person);
     Instant expires = clock.instant().plus(settings.linkLifetime()).truncatedTo(ChronoUnit.SECONDS);
@@ -91,9 +110,7 @@ public final class EmailChannel implements Channel {
         links.add(new MailContent.Link(question.options().get(i), link(new AnswerToken(question.id(), person, i, expires))));
       }
     }
-    return mailer.send(address, MailContent.of(question, links, expires), question.id())
-        .map(messageId -> new Delivery(destination.name(), messageId, destination.label(),
-            clock.instant().truncatedTo(ChronoUnit.MILLIS)));
+    return mailer.send(address, MailContent.of(question, notice, links, expires), question.id());
   }
 
   @Override

@@ -7,6 +7,7 @@ import ark.broker.channel.Destination;
 import ark.broker.channel.Directory;
 import ark.broker.channel.Inbound;
 import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -72,11 +73,19 @@ public record GitHubChannel(GitHubApi api, GitHubSettings settings, Directory di
 
   @Override
   public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
+    return commentOnce(destination, question, question.status().wireName(), GitHubComments.outcome(question, directory), unsure);
+  }
+
+  @Override
+  public Future<Void> showFollowUp(Question question, Destination destination, Delivery posted, EventType step, boolean unsure) {
+    return commentOnce(destination, question, step.wireName(), GitHubComments.followUp(question, step, directory), unsure);
+  }
+
+  /** Comments on the issue, unless a comment with the same marker is already there (looked for only when unsure). */
+  private Future<Void> commentOnce(Destination destination, Question question, String what, String body, boolean unsure) {
     IssueRef issue = IssueRef.parse(destination.target());
-    String marker = GitHubComments.marker(question.id(), question.status().wireName());
-    Future<JsonObject> earlier = unsure ? find(issue, question, marker, 1) : Future.succeededFuture();
-    return earlier.compose(found -> found != null ? Future.succeededFuture()
-        : api.comment(issue, GitHubComments.outcome(question, directory)).mapEmpty());
+    Future<JsonObject> earlier = unsure ? find(issue, question, GitHubComments.marker(question.id(), what), 1) : Future.succeededFuture();
+    return earlier.compose(found -> found != null ? Future.succeededFuture() : api.comment(issue, body).mapEmpty());
   }
 
   private Future<JsonObject> find(IssueRef issue, Question question, String marker, int page) {

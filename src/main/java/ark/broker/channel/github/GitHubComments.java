@@ -1,7 +1,9 @@
 package ark.broker.channel.github;
 
 import ark.broker.channel.Directory;
+import ark.broker.channel.FollowUpNotice;
 import ark.broker.question.Decision;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionKind;
 import ark.broker.question.ResponseSchema;
@@ -94,7 +96,8 @@ final class GitHubComments {
   }
 
   static String outcome(Question question, Directory directory) {
-    String by = question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory);
+    String by = question.answeredOnTimeout() ? " by default, as nobody answered in time"
+        : question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory);
     Decision decision = question.decision();
     String what = switch (question.status()) {
       case ANSWERED -> decision != null
@@ -113,6 +116,12 @@ final class GitHubComments {
   }
 
   /** The hidden marker of the question's comment ({@code status} null) or of its outcome comment. */
+  /** A reminder or an escalation, marked like an outcome so a worker that is unsure finds it. */
+  static String followUp(Question question, EventType step, Directory directory) {
+    return FollowUpNotice.text(question, step, directory, identity -> person(identity, directory)) + "\n\n"
+        + marker(question.id(), step.wireName());
+  }
+
   static String marker(String questionId, String status) {
     return MARKER + questionId + (status == null ? "" : " outcome:" + status) + " -->";
   }

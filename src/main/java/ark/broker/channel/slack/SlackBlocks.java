@@ -1,9 +1,11 @@
 package ark.broker.channel.slack;
 
 import ark.broker.channel.Directory;
+import ark.broker.channel.FollowUpNotice;
 import ark.broker.channel.InboundProblem;
 import ark.broker.question.Decision;
 import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionKind;
 import ark.broker.question.QuestionStatus;
@@ -179,7 +181,8 @@ final class SlackBlocks {
   private static String outcomeText(Question question, Directory directory) {
     QuestionStatus status = question.status();
     return switch (status) {
-      case ANSWERED -> answeredText(question) + (question.answeredBy() == null ? "" : " (by " + person(question.answeredBy(), directory) + ")");
+      case ANSWERED -> answeredText(question) + (question.answeredOnTimeout() ? " (by default: nobody answered in time)"
+          : question.answeredBy() == null ? "" : " (by " + person(question.answeredBy(), directory) + ")");
       case CANCELLED -> ":no_entry_sign: *Cancelled:* the asker no longer needs an answer.";
       case EXPIRED -> ":hourglass: *Expired:* no answer came in time.";
       case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");
@@ -197,6 +200,11 @@ final class SlackBlocks {
       return ":white_check_mark: *Answered:*" + text(SlackForms.answerText(question), TEXT - 200);
     }
     return ":white_check_mark: *Answered:* " + text(question.response(), TEXT - 200);
+  }
+
+  /** A reminder or an escalation, as a thread reply that mentions the people it concerns. */
+  static String followUp(Question question, EventType step, Directory directory) {
+    return FollowUpNotice.text(question, step, directory, identity -> person(identity, directory));
   }
 
   private static String person(String identity, Directory directory) {

@@ -8,6 +8,7 @@ import ark.broker.channel.Destination;
 import ark.broker.channel.Directory;
 import ark.broker.channel.Inbound;
 import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -70,7 +71,7 @@ public final class SlackChannel implements Channel {
       return Channel.super.resolve(name, question);
     }
     List<Destination> destinations = new ArrayList<>();
-    for (String person : directory.peopleOf(question.recipient())) {
+    for (String person : directory.peopleAsked(question)) {
       String userId = directory.slackUserOf(person);
       if (userId != null) {
         String user = Directory.userName(person);
@@ -145,6 +146,17 @@ public final class SlackChannel implements Channel {
       // A message someone deleted has nothing left to update.
       return DeliveryFailure.isServiceError(failure, "message_not_found") ? Future.succeededFuture() : Future.failedFuture(failure);
     });
+  }
+
+  /** A reply in the question's thread. Slack cannot be searched for it cheaply: after a crash between this reply and its record, people may read it twice. */
+  @Override
+  public Future<Void> showFollowUp(Question question, Destination destination, Delivery posted, EventType step, boolean unsure) {
+    SlackMessage message = SlackMessage.of(posted.ref());
+    JsonObject reply = new JsonObject()
+        .put("channel", message.conversation())
+        .put("thread_ts", message.ts())
+        .put("text", SlackBlocks.followUp(question, step, directory));
+    return api.post("chat.postMessage", reply).mapEmpty();
   }
 
   private Delivery delivery(Destination destination, String conversation, String ts) {

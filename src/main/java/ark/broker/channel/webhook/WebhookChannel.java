@@ -73,12 +73,18 @@ public final class WebhookChannel implements Channel {
   public Future<Delivery> post(Question question, Destination destination) {
     EventType type = EventType.leadingTo(question.status());
     return send(question, type).map(sent -> new Delivery(destination.name(), eventId(question, type), destination.label(),
-        clock.instant().truncatedTo(ChronoUnit.MILLIS), question.isPending() ? null : question.status()));
+        clock.instant().truncatedTo(ChronoUnit.MILLIS), question.isPending() ? null : question.status(), null, null));
   }
 
   @Override
   public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
     return send(question, EventType.leadingTo(question.status()));
+  }
+
+  /** The event as it happened ({@code question_reminded}, {@code question_escalated}); receivers drop repeats by event id. */
+  @Override
+  public Future<Void> showFollowUp(Question question, Destination destination, Delivery posted, EventType step, boolean unsure) {
+    return send(question, step);
   }
 
   private Future<Void> send(Question question, EventType type) {
