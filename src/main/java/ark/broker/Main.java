@@ -119,10 +119,8 @@ public final class Main {
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
-    List<EscalationRule> escalationRules = EscalationRule.parse(
-        QuestionJson.MAPPER.valueToTree(config.getJsonObject("escalation").getJsonArray("rules").getList()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
-        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules));
+        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation"))));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
@@ -164,5 +162,13 @@ public final class Main {
               mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path());
           return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
         });
+  }
+
+  private static List<EscalationRule> escalationRules(JsonObject escalation) {
+    try {
+      return EscalationRule.parse(QuestionJson.MAPPER.readTree(escalation.getJsonArray("rules").encode()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("escalation.rules is not JSON", e);
+    }
   }
 }

@@ -244,6 +244,32 @@ class EmailChannelTest {
   }
 
   @Test
+  void aReminderIsMailedAgainAndTheOneItIsEscalatedToGetsTheQuestionAndMayAnswerIt() throws Exception {
+    Response created = broker.as(AGENT).post("/questions", new JsonObject().put("recipient", HUMAN_NAME)
+        .put("channels", new JsonArray().add("email")).put("content", "Renew the certificate? " + UUID.randomUUID())
+        .put("escalation", new JsonObject().put("remindAfterSeconds", 2).put("escalateAfterSeconds", 4)
+            .put("escalateTo", new JsonArray().add(OTHER_HUMAN_NAME))).encode());
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    String id = created.json().getString("id");
+
+    Eventually.until("reminded, escalated, and mailed to bob", () -> question(id), q -> delivery(q, "email:bob") != null
+        && delivery(q, "email:ann").getString("remindedAt") != null && delivery(q, "email:ann").getString("escalatedAt") != null);
+
+    List<MimeMessage> toAnn = mails(ANN_EMAIL, id);
+    assertThat(toAnn).extracting(mail -> mail.getSubject().substring(0, mail.getSubject().indexOf(':')))
+        .containsExactly("Question", "Reminder", "Escalated");
+    assertThat(part(toAnn.get(1), 0)).startsWith("Reminder: question " + id + " still waits for an answer from " + HUMAN_NAME + ".");
+    assertThat(part(toAnn.get(2), 0)).startsWith("Escalated: nobody has answered question " + id + " yet, so "
+        + OTHER_HUMAN_NAME + " is asked too.");
+    MimeMessage toBob = mailTo(BOB_EMAIL, id);
+    assertThat(toBob.getSubject()).startsWith("Question: Renew the certificate?");
+
+    Response answered = submit(formToken(open(linkTokens(toBob).get(0))), "Yes, before Friday");
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertThat(question(id).getString("answeredBy")).isEqualTo(OTHER_HUMAN_NAME);
+  }
+
+  @Test
   void aChangedForgedOrExpiredLinkIsRefusedAndChangesNothing() throws Exception {
     String id = ask(HUMAN_NAME, List.of("yes", "no"), "email:ann").getString("id");
     String real = linkTokens(mailTo(ANN_EMAIL, id)).get(0);
