@@ -4,6 +4,7 @@ import ark.broker.channel.ApiClient;
 import ark.broker.channel.Secret;
 import io.vertx.core.json.JsonObject;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -14,9 +15,10 @@ import java.util.Locale;
  * @param username empty for a server that takes mail without logging in
  * @param password null when {@code username} is empty
  * @param publicBaseUrl the broker's REST surface as people reach it, without a trailing slash
+ * @param caFile PEM certificates the SMTP server's certificate must chain to, or null for the JVM's trusted CAs
  */
 public record EmailSettings(String host, int port, TlsMode tls, String username, Secret password, String from,
-                            String publicBaseUrl, Secret linkSecret, Duration linkLifetime, long intervalMillis) {
+                            String publicBaseUrl, Secret linkSecret, Duration linkLifetime, long intervalMillis, Path caFile) {
   /** Short keys make answer links that anyone who saw a few could forge; 32 characters is 256 bits of hex or 192 of base64. */
   static final int MIN_LINK_SECRET = 32;
 
@@ -70,6 +72,7 @@ public record EmailSettings(String host, int port, TlsMode tls, String username,
         ApiClient.baseUrl(email, "channels.email.publicBaseUrl"),
         linkSecret,
         Duration.ofHours(lifetimeHours),
-        email.getLong("intervalMillis"));
+        email.getLong("intervalMillis"),
+        email.getString("caFile").isBlank() ? null : Path.of(email.getString("caFile")));
   }
 }

@@ -40,6 +40,8 @@ final class SmtpMailer {
     String prefix = "mail." + protocol + ".";
     Properties properties = new Properties();
     properties.put("mail.transport.protocol", protocol);
+    // Transport.send picks the transport by address type, which maps to plain smtp unless told otherwise.
+    properties.put("mail.transport.protocol.rfc822", protocol);
     properties.put(prefix + "host", settings.host());
     properties.put(prefix + "port", Integer.toString(settings.port()));
     properties.put(prefix + "connectiontimeout", Long.toString(timeoutMillis));
@@ -53,6 +55,9 @@ final class SmtpMailer {
     }
     if (settings.tls() != TlsMode.NONE) {
       properties.put(prefix + "ssl.checkserveridentity", "true");
+      if (settings.caFile() != null) {
+        properties.put(prefix + "ssl.socketFactory", SmtpTrust.trusting(settings.caFile()));
+      }
     }
     return properties;
   }
