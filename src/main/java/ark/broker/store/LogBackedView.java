@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -55,6 +58,13 @@ final class LogBackedView<E, R> {
   private final StoreSettings settings;
   private final Timer appendTimer;
   private final ReadYourWrites<R> ownWrites;
+  /**
+   * This view's appends that the log has not confirmed yet, by the identity of their encoded bytes: when the
+   * log hands such a payload back, it is the record this view just encoded, so it is applied without being
+   * decoded again (a log that reads its records back from elsewhere hands other bytes, which are decoded).
+   * The log's writer thread reads it while the event loop adds and removes.
+   */
+  private final Map<byte[], E> unconfirmed = Collections.synchronizedMap(new IdentityHashMap<>());
   private Updates<E, R> updates;
   private boolean live;
   private long position;
@@ -88,6 +98,10 @@ final class LogBackedView<E, R> {
     return log.open(new EventLog.RecordSink<E>() {
       @Override
       public E decode(long at, byte[] payload) {
+        E appended = unconfirmed.get(payload);
+        if (appended != null) {
+          return appended;
+        }
         try {
           return QuestionJson.MAPPER.readValue(payload, type);
         } catch (IOException e) {
@@ -115,12 +129,16 @@ final class LogBackedView<E, R> {
 
   /** Appends a record; completes, once this replica applied it, with what applying it came to. */
   Future<R> append(String key, E record) {
-    return ownWrites.await(timed(log.append(key, encode(record))));
+    byte[] payload = encode(record);
+    unconfirmed.put(payload, record);
+    return ownWrites.await(timed(log.append(key, payload).onComplete(done -> unconfirmed.remove(payload))));
   }
 
   /** Ends {@code key}; {@code deletion} is the record for logs that keep no tombstones. */
   Future<R> remove(String key, E deletion) {
-    return ownWrites.await(timed(log.remove(key, encode(deletion))));
+    byte[] payload = encode(deletion);
+    unconfirmed.put(payload, deletion);
+    return ownWrites.await(timed(log.remove(key, payload).onComplete(done -> unconfirmed.remove(payload))));
   }
 
   /**

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  * configuration, fsync on) and the load from {@link LoadGenerator} processes of their own. Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.CpuBenchmark}; tune with
  * {@code -Dbench.generators=2 -Dbench.clients=16 -Dbench.pairs=20000 -Dbench.warmupPairs=5000}.
+ * {@code -Dbench.jfr=target/broker.jfr} records the broker with Java Flight Recorder (profile settings) for
+ * {@link HotMethods} to read.
  */
 public final class CpuBenchmark {
   private static final Path TEST_CLASSES = Path.of("target/test-classes");
@@ -36,8 +39,14 @@ public final class CpuBenchmark {
     Path work = Files.createTempDirectory("ark-bench-cpu");
     int port = BrokerProcess.freePort();
     // BrokerProcess quiets the access log for tests; this measures the broker as it is configured out of the box.
-    try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port,
-        Map.of("LOG_LEVEL", "INFO", "ACCESS_LOG_LEVEL", "INFO"))) {
+    Map<String, String> environment = new HashMap<>(Map.of("LOG_LEVEL", "INFO", "ACCESS_LOG_LEVEL", "INFO"));
+    String jfr = System.getProperty("bench.jfr");
+    if (jfr != null) {
+      // The JVM reads JAVA_TOOL_OPTIONS itself, so the broker process is started exactly as without it.
+      environment.put("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,filename="
+          + Path.of(jfr).toAbsolutePath());
+    }
+    try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
       List<Generator> load = new ArrayList<>();
       try {
         for (int g = 0; g < generators; g++) {
@@ -91,6 +100,10 @@ public final class CpuBenchmark {
         System.out.printf("create  %s%nanswer  %s%n", creates.summary(), answers.summary());
         System.out.println("limited by: the broker and the generators sharing these cores (and anything else running),"
             + " and an fsync per write");
+        if (jfr != null) {
+          System.out.println("flight recording of the broker (warm-up included): " + jfr
+              + "; read it with java -cp target/test-classes ark.broker.bench.HotMethods " + jfr);
+        }
       } finally {
         for (Generator generator : load) {
           generator.process.destroy();

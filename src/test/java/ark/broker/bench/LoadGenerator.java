@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * elsewhere: {@code clients} loops, each creating a question over REST and then answering it.
  * It runs {@code warmupPairs}, prints {@code warm}, waits for a line on stdin, runs {@code pairs},
  * writes its create and answer latencies to {@code samplesFile} and prints
- * {@code done <pairs> <errors> <seconds>}.
+ * {@code done <pairs> <errors> <seconds>}, then waits for stdin to end (so its CPU time stays readable in
+ * {@code /proc} until the benchmark has read it).
  * Arguments: {@code host port clients warmupPairs pairs samplesFile}.
  */
 public final class LoadGenerator {
@@ -40,7 +41,8 @@ public final class LoadGenerator {
         new PoolOptions().setHttp1MaxSize(clients));
     pairs(http, clients, warmupPairs, new Percentiles(), new Percentiles(), new AtomicLong());
     System.out.println("warm");
-    new BufferedReader(new InputStreamReader(System.in)).readLine();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    in.readLine();
     Percentiles creates = new Percentiles();
     Percentiles answers = new Percentiles();
     AtomicLong errors = new AtomicLong();
@@ -53,6 +55,7 @@ public final class LoadGenerator {
     }
     System.out.printf("done %d %d %.3f%n", pairs, errors.get(), seconds);
     System.out.flush();
+    in.readLine();
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
