@@ -42,6 +42,9 @@ public final class BenchAll {
       new Bench("ark.broker.bench.ReplicaBenchmark", Map.of("bench.seconds", "3")));
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--run")) {
+      runToExit(args[1]);
+    }
     boolean quick = Boolean.getBoolean("bench.quick");
     String machine = Machine.describe();
     Files.createDirectories(LOGS);
@@ -70,6 +73,22 @@ public final class BenchAll {
     System.out.println(Files.readString(REPORT));
   }
 
+  /**
+   * A benchmark's main, then the JVM's end, also when the main throws: the Vert.x and Kafka threads
+   * a benchmark leaves behind would otherwise keep its JVM, and this run, waiting.
+   */
+  private static void runToExit(String className) {
+    try {
+      Class.forName(className).getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+      System.exit(0);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      e.getCause().printStackTrace();
+    } catch (ReflectiveOperationException e) {
+      e.printStackTrace();
+    }
+    System.exit(1);
+  }
+
   private static boolean exists(String className) {
     try {
       Class.forName(className, false, Thread.currentThread().getContextClassLoader());
@@ -89,7 +108,7 @@ public final class BenchAll {
     System.getProperties().stringPropertyNames().stream()
         .filter(key -> key.startsWith("bench.") && !key.equals("bench.main"))
         .forEach(key -> command.add("-D" + key + "=" + System.getProperty(key)));
-    command.add(bench.name);
+    command.addAll(List.of(BenchAll.class.getName(), "--run", bench.name));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
          PrintWriter copy = new PrintWriter(Files.newBufferedWriter(log))) {

@@ -16,7 +16,8 @@ import java.util.Map;
  * and with an AppCDS archive made by a training run ({@code -XX:ArchiveClassesAtExit}, then
  * {@code -XX:SharedArchiveFile}). Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.WarmupBenchmark}; tune with
- * {@code -Dbench.runSeconds=60 -Dbench.clients=16 -Dbench.rounds=1}.
+ * {@code -Dbench.runSeconds=60 -Dbench.clients=16 -Dbench.rounds=1}; {@code -Dbench.extraJavaOptions=-XX:TieredStopAtLevel=1}
+ * adds a variant with the archive and those JVM options.
  */
 public final class WarmupBenchmark {
   private static final int WINDOW = 10;
@@ -38,6 +39,10 @@ public final class WarmupBenchmark {
       variants.put("as shipped", Map.of());
       if (Files.exists(archive)) {
         variants.put("AppCDS archive", Map.of("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive));
+        String extra = System.getProperty("bench.extraJavaOptions", "");
+        if (!extra.isBlank()) {
+          variants.put("AppCDS archive, " + extra, Map.of("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive + " " + extra));
+        }
       }
       for (int round = 1; round <= rounds; round++) {
         int index = 0;
