@@ -18,7 +18,7 @@ import java.util.List;
 final class JavaProcess implements AutoCloseable {
   private static final String CLASS_PATH = Path.of("target/test-classes") + File.pathSeparator + Path.of("target/ark-broker.jar");
 
-  final Process process;
+  private final Process process;
   private final BufferedReader output;
   private final Writer input;
 
@@ -48,10 +48,6 @@ final class JavaProcess implements AutoCloseable {
   void send(String line) throws IOException {
     input.write(line + "\n");
     input.flush();
-  }
-
-  double cpuSeconds() {
-    return Machine.cpuSeconds(process.pid());
   }
 
   @Override
