@@ -2,6 +2,7 @@ package ark.broker.http;
 
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +19,10 @@ import java.util.Set;
 
 /**
  * Fans the store's changes out to this verticle's open watch streams: one event-bus consumer however
- * many watchers, each change encoded once, idle streams kept alive by heartbeats.
+ * many watchers, each change encoded once, idle streams kept alive by heartbeats. Changes that arrive
+ * while a fan-out is still queued go out with it, as one write per watcher: a write (and its system call)
+ * per watcher is what a fan-out costs, so when changes come faster than that, they share the writes
+ * instead of queueing behind each other.
  */
 final class WatchHub {
   private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
@@ -32,14 +36,17 @@ final class WatchHub {
       return size() > REMEMBERED_FRAMES;
     }
   };
+  private final List<QuestionChange> unsent = new ArrayList<>();
   private Vertx vertx;
+  private Context context;
   private MessageConsumer<QuestionChange> consumer;
   private long heartbeatTimer;
 
   /** Completes once changes flow, so a watcher added afterwards misses none published after its history. */
   Future<Void> start(Vertx vertx, long heartbeatSeconds) {
     this.vertx = vertx;
-    consumer = vertx.eventBus().localConsumer(Addresses.QUESTIONS_CHANGED, message -> broadcast(message.body()));
+    this.context = vertx.getOrCreateContext();
+    consumer = vertx.eventBus().localConsumer(Addresses.QUESTIONS_CHANGED, message -> enqueue(message.body()));
     heartbeatTimer = vertx.setPeriodic(heartbeatSeconds * 1000, id -> forEach(watcher -> watcher.write(SseFrames.HEARTBEAT)));
     return consumer.completion();
   }
@@ -61,8 +68,22 @@ final class WatchHub {
     return watchers.size();
   }
 
-  private void broadcast(QuestionChange change) {
-    forEach(watcher -> watcher.offer(change, this::frameOf));
+  /** Queues the fan-out behind the changes already waiting on this event loop, so it takes them along. */
+  private void enqueue(QuestionChange change) {
+    unsent.add(change);
+    if (unsent.size() == 1) {
+      context.runOnContext(go -> broadcast());
+    }
+  }
+
+  private void broadcast() {
+    List<QuestionChange> changes = List.copyOf(unsent);
+    unsent.clear();
+    Buffer all = Buffer.buffer();
+    for (QuestionChange change : changes) {
+      all.appendBuffer(frameOf(change));
+    }
+    forEach(watcher -> watcher.offer(changes, all, this::frameOf));
   }
 
   /**

@@ -36,12 +36,32 @@ final class Watcher {
     this.heldBack = after == null ? null : new ArrayList<>();
   }
 
-  /** A live change; {@code frame} encodes it once for every watcher of the hub. */
-  void offer(QuestionChange change, Function<QuestionChange, Buffer> frame) {
+  /**
+   * Live changes, in order, as one write: {@code all} is every one of them encoded, written as it is
+   * when this watcher sees them all (the usual case); else the frames it may see, from {@code frame}.
+   */
+  void offer(List<QuestionChange> changes, Buffer all, Function<QuestionChange, Buffer> frame) {
     if (heldBack != null) {
-      heldBack.add(change);
-    } else {
-      send(change, frame);
+      heldBack.addAll(changes);
+      return;
+    }
+    Buffer mine = null;
+    for (int i = 0; i < changes.size(); i++) {
+      QuestionChange change = changes.get(i);
+      boolean sees = change.position() > lastSeen && filter.matches(change.question());
+      lastSeen = Math.max(lastSeen, change.position());
+      if (sees && mine != null) {
+        mine.appendBuffer(frame.apply(change));
+      } else if (!sees && mine == null) {
+        mine = Buffer.buffer();
+        for (QuestionChange seen : changes.subList(0, i)) {
+          mine.appendBuffer(frame.apply(seen));
+        }
+      }
+    }
+    Buffer write = mine == null ? all : mine;
+    if (write.length() > 0) {
+      response.write(write);
     }
   }
 

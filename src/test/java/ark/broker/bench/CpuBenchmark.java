@@ -104,6 +104,12 @@ public final class CpuBenchmark {
           System.out.println("flight recording of the broker (warm-up included): " + jfr
               + "; read it with java -cp target/test-classes ark.broker.bench.HotMethods " + jfr);
         }
+        String limit = String.format("broker and generators (%.2f CPU-s per 10,000 pairs) share %d cores, load average %s;"
+            + " fsync per write", loadCpu * 10_000 / done, Runtime.getRuntime().availableProcessors(), loadAverage());
+        ResultLine.print("Broker CPU per 10,000 REST create+answer pairs", String.format("%.2f CPU-s", brokerCpu * 10_000 / done),
+            "40% below 9.75 CPU-s", limit);
+        ResultLine.print("REST create+answer pairs, outside generators", String.format("%.0f pairs/s; create %s; answer %s",
+            done / seconds, creates.summary(), answers.summary()), "–", limit);
       } finally {
         for (Generator generator : load) {
           generator.process.destroy();

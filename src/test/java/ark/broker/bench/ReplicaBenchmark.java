@@ -27,10 +27,12 @@ import java.util.concurrent.TimeUnit;
  * generator in this JVM, all on this machine: creates and answers per second at 32 concurrent
  * clients spread over both replicas, and how long an answer given on replica B takes to reach a
  * watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
- * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark}.
+ * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark} ({@code -Dbench.seconds=10}).
  */
 public final class ReplicaBenchmark {
   private static final int LATENCY_SAMPLES = 500;
+  private static final int SECONDS = Integer.getInteger("bench.seconds", 10);
+  private static final String LIMIT = "Kafka, the replicas and the load generator (in the benchmark's JVM) on the same cores";
 
   public static void main(String[] args) throws Exception {
     Vertx vertx = Vertx.vertx();
@@ -46,6 +48,8 @@ public final class ReplicaBenchmark {
       System.out.printf("%-9s embedded %6.0f req/s (%s), Kafka %6.0f req/s (%s): %.2fx%n", names[i],
           embedded[i].perSecond(), embedded[i].latency().summary(), onKafka[i].perSecond(), onKafka[i].latency().summary(),
           onKafka[i].perSecond() / embedded[i].perSecond());
+      ResultLine.print("1 replica on Kafka / embedded log, " + names[i], String.format("%.0f / %.0f req/s = %.2fx",
+          onKafka[i].perSecond(), embedded[i].perSecond(), onKafka[i].perSecond() / embedded[i].perSecond()), "≥ 0.8x", LIMIT);
     }
     int portA = BrokerProcess.freePort();
     int portB = BrokerProcess.freePort();
@@ -56,8 +60,8 @@ public final class ReplicaBenchmark {
       ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
       CoreBenchmark.run(List.of(onA, onB), "warm-up creates", 3, created, false);
       created.clear();
-      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(onA, onB), "creates", 10, created, false);
-      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(onA, onB), "answers", 10, created, true);
+      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(onA, onB), "creates", SECONDS, created, false);
+      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(onA, onB), "answers", SECONDS, created, true);
       Percentiles latency = answerOnBSeenOnA(onA, onB);
       Percentiles taskLatency = answerOnBToTaskResultOnA(client(vertx, a.mcp.getPort()), onB);
       System.out.printf("%n2 replicas, 1 Kafka broker, %d cores%n", Runtime.getRuntime().availableProcessors());
@@ -66,6 +70,10 @@ public final class ReplicaBenchmark {
       System.out.printf("answer on B -> watcher on A (%d answers, one at a time): %s%n", latency.count(), latency.summary());
       System.out.printf("answer on B -> MCP tasks/result on A (%d answers, one at a time): %s%n", taskLatency.count(),
           taskLatency.summary());
+      ResultLine.print("2 replicas: creates / answers, 32 clients", String.format("%.0f / %.0f req/s", creates.perSecond(),
+          answers.perSecond()), "–", LIMIT);
+      ResultLine.print("Answer on replica B to a watcher on A", latency.summary(), "p99 < 20 ms", LIMIT);
+      ResultLine.print("Answer on replica B to MCP tasks/result on A", taskLatency.summary(), "p99 < 20 ms", LIMIT);
     } finally {
       vertx.close();
     }
@@ -79,8 +87,8 @@ public final class ReplicaBenchmark {
       ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
       CoreBenchmark.run(List.of(http), "warm-up creates", 3, created, false);
       created.clear();
-      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(http), "creates", 10, created, false);
-      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(http), "answers", 10, created, true);
+      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(http), "creates", SECONDS, created, false);
+      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(http), "answers", SECONDS, created, true);
       http.close();
       return new CoreBenchmark.Result[] {creates, answers};
     }

@@ -58,6 +58,41 @@ class WatchTest {
   }
 
   @Test
+  void changesArrivingTogetherReachEachWatcherInOrderAndOnlyTheOnesItWatches() throws Exception {
+    String mine = someone();
+    String theirs = someone();
+    try (SseStream watch = broker.watch("recipient=" + mine, null)) {
+      assertThat(watch.nextComment(5, TimeUnit.SECONDS)).startsWith("watching questions from now");
+      java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(8);
+      List<java.util.concurrent.Future<JsonObject>> asked = new ArrayList<>();
+      try {
+        for (int i = 0; i < 40; i++) {
+          String recipient = i % 2 == 0 ? mine : theirs;
+          String content = "at once " + i;
+          asked.add(askers.submit(() -> broker.ask("{'recipient':'" + recipient + "','content':'" + content + "'}")));
+        }
+        List<String> expected = new ArrayList<>();
+        for (java.util.concurrent.Future<JsonObject> question : asked) {
+          JsonObject created = question.get(10, TimeUnit.SECONDS);
+          if (created.getString("recipient").equals(mine)) {
+            expected.add(created.getString("id"));
+          }
+        }
+        List<SseEvent> seen = new ArrayList<>();
+        for (int i = 0; i < expected.size(); i++) {
+          seen.add(watch.next());
+        }
+        assertThat(seen).extracting(event -> event.json().getString("id")).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(seen).extracting(event -> Long.parseLong(event.id())).isSorted().doesNotHaveDuplicates();
+        JsonObject last = broker.ask("{'recipient':'" + mine + "','content':'after them'}");
+        assertThat(watch.next().json().getString("id")).isEqualTo(last.getString("id"));
+      } finally {
+        askers.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void aWatchFromTheListVersionGetsEverythingAfterIt() throws Exception {
     String recipient = someone();
     broker.ask("{'recipient':'" + recipient + "','content':'listed'}");

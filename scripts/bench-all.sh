@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every benchmark and writes target/benchmarks.md (the machine, each figure, its target, what limits it).
+#   scripts/bench-all.sh            full mode: each benchmark as documented in docs/benchmarks.md (about an hour)
+#   scripts/bench-all.sh --quick    a few seconds each: checks the harness, figures are rough
+# Further arguments go to Maven, e.g. -o (offline) or -Dbench.watchers=20000.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=false
+if [[ "${1:-}" == "--quick" ]]; then
+  quick=true
+  shift
+fi
+mvn -q -DskipTests -Dexec.skip=true "$@" package
+mvn -Pbench -DskipTests "$@" verify -Dbench.main=ark.broker.bench.BenchAll -Dbench.quick="$quick"

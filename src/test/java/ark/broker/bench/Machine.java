@@ -1,0 +1,66 @@
+package ark.broker.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/** What a benchmark ran on and what its processes cost, read from /proc, so every figure says what limits it. */
+final class Machine {
+  private static final long TICKS_PER_SECOND = clockTicksPerSecond();
+
+  private Machine() {
+  }
+
+  /** "2 cores (AMD EPYC ...), load average 1.2 0.9 0.8, JDK 17.0.15": one line for a report. */
+  static String describe() {
+    return String.format("%d cores (%s), load average %s, JDK %s", cores(), cpuModel(), loadAverage(),
+        System.getProperty("java.version"));
+  }
+
+  static int cores() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  static String cpuModel() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
+    } catch (IOException e) {
+      return "unknown CPU";
+    }
+  }
+
+  /** CPU-seconds (user + system) a process has used so far; 0 once it is gone. */
+  static double cpuSeconds(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** {@code getconf CLK_TCK}; 100, Linux's usual value, when that cannot be asked. */
+  private static long clockTicksPerSecond() {
+    try {
+      Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
+      String answer = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      getconf.waitFor(5, TimeUnit.SECONDS);
+      return Long.parseLong(answer);
+    } catch (IOException | InterruptedException | NumberFormatException e) {
+      return 100;
+    }
+  }
+}
