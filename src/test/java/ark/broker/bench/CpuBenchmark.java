@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The broker's CPU per operation: CPU-seconds its process spends per 10,000 REST create+answer pairs,
@@ -34,8 +33,7 @@ public final class CpuBenchmark {
     int clients = Integer.getInteger("bench.clients", 16);
     int pairs = Integer.getInteger("bench.pairs", 20_000);
     int warmupPairs = Integer.getInteger("bench.warmupPairs", 5_000);
-    long ticksPerSecond = clockTicksPerSecond();
-    String loadBeforeRun = loadAverage();
+    String loadBeforeRun = Machine.loadAverage();
     Path work = Files.createTempDirectory("ark-bench-cpu");
     int port = BrokerProcess.freePort();
     // BrokerProcess quiets the access log for tests; this measures the broker as it is configured out of the box.
@@ -55,11 +53,11 @@ public final class CpuBenchmark {
         for (Generator generator : load) {
           generator.awaitLine("warm");
         }
-        long brokerBefore = cpuTicks(broker.pid());
-        long brokerSystemBefore = systemTicks(broker.pid());
-        long loadBefore = 0;
+        double brokerBefore = Machine.cpuSeconds(broker.pid());
+        double brokerSystemBefore = Machine.systemSeconds(broker.pid());
+        double loadBefore = 0;
         for (Generator generator : load) {
-          loadBefore += cpuTicks(generator.process.pid());
+          loadBefore += Machine.cpuSeconds(generator.process.pid());
         }
         long started = System.nanoTime();
         for (Generator generator : load) {
@@ -70,13 +68,13 @@ public final class CpuBenchmark {
           errors += Long.parseLong(generator.awaitLine("done").split(" ")[2]);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        double brokerCpu = (cpuTicks(broker.pid()) - brokerBefore) / (double) ticksPerSecond;
-        double brokerSystem = (systemTicks(broker.pid()) - brokerSystemBefore) / (double) ticksPerSecond;
-        long loadAfter = 0;
+        double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
+        double brokerSystem = Machine.systemSeconds(broker.pid()) - brokerSystemBefore;
+        double loadAfter = 0;
         for (Generator generator : load) {
-          loadAfter += cpuTicks(generator.process.pid());
+          loadAfter += Machine.cpuSeconds(generator.process.pid());
         }
-        double loadCpu = (loadAfter - loadBefore) / (double) ticksPerSecond;
+        double loadCpu = loadAfter - loadBefore;
         Percentiles creates = new Percentiles();
         Percentiles answers = new Percentiles();
         for (Generator generator : load) {
@@ -87,9 +85,9 @@ public final class CpuBenchmark {
         }
         int done = pairs / generators * generators;
         System.out.printf("%nmachine: %d cores (%s), load average before the run %s%n",
-            Runtime.getRuntime().availableProcessors(), cpuModel(), loadBeforeRun);
+            Machine.cores(), Machine.cpuModel(), loadBeforeRun);
         System.out.printf("broker: java -jar, default config (fsync on, access log as configured by default), %s%n",
-            "CPU from /proc/<pid>/stat utime+stime at " + ticksPerSecond + " ticks/s");
+            "CPU from /proc/<pid>/stat utime+stime at " + Machine.ticksPerSecond() + " ticks/s");
         System.out.printf("load: %d generator processes x %d clients, each client creating a question and then answering it%n",
             generators, clients);
         System.out.printf("%d create+answer pairs in %.2f s: %.0f pairs/s (%.0f requests/s), %d errors%n",
@@ -105,7 +103,7 @@ public final class CpuBenchmark {
               + "; read it with java -cp target/test-classes ark.broker.bench.HotMethods " + jfr);
         }
         String limit = String.format("broker and generators (%.2f CPU-s per 10,000 pairs) share %d cores, load average %s;"
-            + " fsync per write", loadCpu * 10_000 / done, Runtime.getRuntime().availableProcessors(), loadAverage());
+            + " fsync per write", loadCpu * 10_000 / done, Machine.cores(), Machine.loadAverage());
         ResultLine.print("Broker CPU per 10,000 REST create+answer pairs", String.format("%.2f CPU-s", brokerCpu * 10_000 / done),
             "40% below 9.75 CPU-s", limit);
         ResultLine.print("REST create+answer pairs, outside generators", String.format("%.0f pairs/s; create %s; answer %s",
@@ -146,46 +144,6 @@ public final class CpuBenchmark {
       input.write("go\n");
       input.flush();
     }
-  }
-
-  /** utime + stime of a process, in clock ticks. */
-  private static long cpuTicks(long pid) throws IOException {
-    String[] fields = stat(pid);
-    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-  }
-
-  /** stime alone: the time the kernel spent on the process's behalf. */
-  private static long systemTicks(long pid) throws IOException {
-    return Long.parseLong(stat(pid)[12]);
-  }
-
-  /** The fields after the command name in /proc/<pid>/stat (the name may hold spaces), from the state on. */
-  private static String[] stat(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-    return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-  }
-
-  /** {@code getconf CLK_TCK}; 100, Linux's usual value, when that cannot be asked. */
-  private static long clockTicksPerSecond() {
-    try {
-      Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
-      String answer = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      getconf.waitFor(5, TimeUnit.SECONDS);
-      return Long.parseLong(answer);
-    } catch (IOException | InterruptedException | NumberFormatException e) {
-      System.out.println("getconf CLK_TCK unavailable (" + e.getMessage() + "); assuming 100 ticks per second");
-      return 100;
-    }
-  }
-
-  private static String loadAverage() throws IOException {
-    String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
-    return parts[0] + " " + parts[1] + " " + parts[2];
-  }
-
-  private static String cpuModel() throws IOException {
-    return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-        .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
   }
 
   private CpuBenchmark() {

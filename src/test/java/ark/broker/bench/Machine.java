@@ -43,12 +43,27 @@ final class Machine {
 
   /** CPU-seconds (user + system) a process has used so far; 0 once it is gone. */
   static double cpuSeconds(long pid) {
+    String[] fields = stat(pid);
+    return fields == null ? 0 : (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
+  }
+
+  /** The part of {@link #cpuSeconds} the kernel spent on the process's behalf (sockets, fsync). */
+  static double systemSeconds(long pid) {
+    String[] fields = stat(pid);
+    return fields == null ? 0 : Long.parseLong(fields[12]) / (double) TICKS_PER_SECOND;
+  }
+
+  static long ticksPerSecond() {
+    return TICKS_PER_SECOND;
+  }
+
+  /** The fields after the command name in /proc/<pid>/stat (the name may hold spaces), from the state on; null once it is gone. */
+  private static String[] stat(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
+      return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     } catch (IOException e) {
-      return 0;
+      return null;
     }
   }
 
