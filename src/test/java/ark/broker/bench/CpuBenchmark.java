@@ -130,13 +130,13 @@ public final class CpuBenchmark {
   }
 
   /** utime + stime of a process, in clock ticks. */
-  private static long cpuTicks(long pid) throws IOException {
+  static long cpuTicks(long pid) throws IOException {
     String[] fields = stat(pid);
     return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
   }
 
   /** stime alone: the time the kernel spent on the process's behalf. */
-  private static long systemTicks(long pid) throws IOException {
+  static long systemTicks(long pid) throws IOException {
     return Long.parseLong(stat(pid)[12]);
   }
 
@@ -147,7 +147,7 @@ public final class CpuBenchmark {
   }
 
   /** {@code getconf CLK_TCK}; 100, Linux's usual value, when that cannot be asked. */
-  private static long clockTicksPerSecond() {
+  static long clockTicksPerSecond() {
     try {
       Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
       String answer = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -159,12 +159,12 @@ public final class CpuBenchmark {
     }
   }
 
-  private static String loadAverage() throws IOException {
+  static String loadAverage() throws IOException {
     String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
     return parts[0] + " " + parts[1] + " " + parts[2];
   }
 
-  private static String cpuModel() throws IOException {
+  static String cpuModel() throws IOException {
     return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
         .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
   }

@@ -161,12 +161,14 @@ public final class McpServer {
     inFlight.put(key, ctx);
     work.onComplete(done -> {
       inFlight.remove(key, ctx);
-      observer.finished(ctx.method(), done.failed(), System.nanoTime() - started);
+      long nanos = System.nanoTime() - started;
+      // The client first: a waiting call's result should not wait for the metrics.
       if (done.succeeded()) {
         ctx.finish(done.result(), null);
       } else {
         ctx.finish(null, asRpcError(done.cause(), ctx));
       }
+      observer.finished(ctx.method(), done.failed(), nanos);
     });
   }
 
