@@ -66,7 +66,18 @@ public final class AnswerLatencyAgents {
     int warmup = Integer.parseInt(args[4]);
     int concurrency = Integer.parseInt(args[5]);
     Vertx vertx = Vertx.vertx();
-    AnswerLatencyAgents generator = new AnswerLatencyAgents(vertx, host, restPort, mcpPort, Math.max(agents, warmup));
+    try {
+      run(vertx, new AnswerLatencyAgents(vertx, host, restPort, mcpPort, Math.max(agents, warmup)), agents, warmup,
+          concurrency);
+    } catch (Exception e) {
+      // Vert.x's threads would keep this process alive, and the benchmark waiting for it.
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private static void run(Vertx vertx, AnswerLatencyAgents generator, int agents, int warmup, int concurrency)
+      throws Exception {
 
     Group warm = generator.waiting("warm-up", warmup);
     generator.answer(warm.order, 0, warm.order.size(), 4, null);

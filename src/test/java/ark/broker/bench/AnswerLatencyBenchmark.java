@@ -40,7 +40,10 @@ public final class AnswerLatencyBenchmark {
     try (BrokerProcess broker = BrokerProcess.start(Files.createTempDirectory("ark-bench-answer"), restPort,
         Map.of("MCP_PORT", Integer.toString(mcpPort), "LOG_LEVEL", "WARN",
             // Every agent comes from this one address.
-            "MCP_MAX_CONNECTIONS", connections, "MCP_MAX_CONNECTIONS_PER_CLIENT", connections))) {
+            "MCP_MAX_CONNECTIONS", connections, "MCP_MAX_CONNECTIONS_PER_CLIENT", connections,
+            // The agents' pooled connections may idle through a long setup on a busy machine: the broker must
+            // not close one just as the generator sends on it.
+            "MCP_IDLE_TIMEOUT_SECONDS", "3600", "HTTP_IDLE_TIMEOUT_SECONDS", "3600"))) {
       Process generator = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx1g", "-cp", TEST_CLASSES + java.io.File.pathSeparator + JAR, AnswerLatencyAgents.class.getName(),
           "127.0.0.1", Integer.toString(restPort), Integer.toString(mcpPort), Integer.toString(agents),

@@ -334,7 +334,8 @@ public final class McpServer {
     java.util.Set<String> sessionIds = subscribers.get(uri);
     if (sessionIds != null) {
       ObjectNode params = McpJson.object().put("uri", uri);
-      sessionIds.forEach(id -> notifySession(id, "notifications/resources/updated", params));
+      // A copy: a stream found closed while writing leaves the index meanwhile.
+      List.copyOf(sessionIds).forEach(id -> notifySession(id, "notifications/resources/updated", params));
     }
   }
 
