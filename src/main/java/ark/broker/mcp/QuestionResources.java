@@ -4,7 +4,6 @@ import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
-import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.ResourceProvider;
 import ark.broker.question.EventType;
@@ -82,15 +81,9 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
 
   /** Tells subscribed sessions listening on this replica that a resource they watch changed. */
   void changed(QuestionChange change) {
-    String questionUri = PREFIX + change.question().id();
-    boolean pendingSetChanged = change.type() != EventType.DELIVERED;
-    for (McpSession session : server.sessionsListening()) {
-      if (session.subscriptions().contains(questionUri)) {
-        server.notifySession(session.id(), "notifications/resources/updated", McpJson.object().put("uri", questionUri));
-      }
-      if (pendingSetChanged && session.subscriptions().contains(PENDING)) {
-        server.notifySession(session.id(), "notifications/resources/updated", McpJson.object().put("uri", PENDING));
-      }
+    server.resourceUpdated(PREFIX + change.question().id());
+    if (change.type() != EventType.DELIVERED) {
+      server.resourceUpdated(PENDING);
     }
   }
 

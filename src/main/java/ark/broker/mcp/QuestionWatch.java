@@ -83,7 +83,8 @@ final class QuestionWatch {
       }
     };
     listen(id, listener);
-    long ticker = ctx.periodically(progressIntervalMillis, () -> {
+    // Ten thousand waiting calls would otherwise keep ten thousand timers that send nothing.
+    long ticker = !ctx.wantsProgress() ? -1 : ctx.periodically(progressIntervalMillis, () -> {
       if (latest[0] != null) {
         ctx.progress(++progress[0], null, waitingFor(latest[0]));
       }
@@ -106,7 +107,9 @@ final class QuestionWatch {
     });
     return done.future().onComplete(finished -> {
       unlisten(id, listener);
-      vertx.cancelTimer(ticker);
+      if (ticker >= 0) {
+        vertx.cancelTimer(ticker);
+      }
       if (deadline >= 0) {
         vertx.cancelTimer(deadline);
       }

@@ -130,12 +130,17 @@ public final class McpBenchmark {
   }
 
   private Future<Void> initialize(int agent) {
-    JsonObject initialize = rpc(1, "initialize", new JsonObject().put("protocolVersion", "2025-11-25")
-        .put("capabilities", new JsonObject()).put("clientInfo", new JsonObject().put("name", "agent-" + agent).put("version", "1")));
-    return post(null, initialize).compose(response -> {
-      sessions[agent] = response.getHeader("Mcp-Session-Id");
-      return response.body().mapEmpty();
+    return initialize(mcp, "agent-" + agent).map(session -> {
+      sessions[agent] = session;
+      return null;
     });
+  }
+
+  /** Starts a session for a client named {@code name}; completes with its id. */
+  static Future<String> initialize(HttpClient mcp, String name) {
+    JsonObject initialize = rpc(1, "initialize", new JsonObject().put("protocolVersion", "2025-11-25")
+        .put("capabilities", new JsonObject()).put("clientInfo", new JsonObject().put("name", name).put("version", "1")));
+    return post(mcp, null, initialize).compose(response -> response.body().map(body -> response.getHeader("Mcp-Session-Id")));
   }
 
   private Future<Void> askAsTask(int agent) {
@@ -186,22 +191,28 @@ public final class McpBenchmark {
   }
 
   private Map<String, String> pendingQuestions() throws Exception {
-    Map<String, String> byRecipient = new ConcurrentHashMap<>();
+    Map<String, String> byRecipient = Map.of();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (byRecipient.size() < AGENTS && System.nanoTime() < deadline) {
-      byRecipient.clear();
-      String next = null;
-      do {
-        String uri = "/questions?status=pending&limit=1000" + (next == null ? "" : "&continue=" + next);
-        JsonObject page = rest.request(HttpMethod.GET, uri).compose(r -> r.send()).compose(HttpClientResponse::body)
-            .map(Buffer::toJsonObject).await(30, TimeUnit.SECONDS);
-        JsonArray items = page.getJsonArray("items");
-        for (int i = 0; i < items.size(); i++) {
-          byRecipient.put(items.getJsonObject(i).getString("recipient"), items.getJsonObject(i).getString("id"));
-        }
-        next = page.getString("continue");
-      } while (next != null);
+      byRecipient = pendingByRecipient(rest);
     }
+    return byRecipient;
+  }
+
+  /** Every pending question's id, by its recipient, read page by page over REST. */
+  static Map<String, String> pendingByRecipient(HttpClient rest) throws Exception {
+    Map<String, String> byRecipient = new java.util.HashMap<>();
+    String next = null;
+    do {
+      String uri = "/questions?status=pending&limit=1000" + (next == null ? "" : "&continue=" + next);
+      JsonObject page = rest.request(HttpMethod.GET, uri).compose(r -> r.send()).compose(HttpClientResponse::body)
+          .map(Buffer::toJsonObject).await(30, TimeUnit.SECONDS);
+      JsonArray items = page.getJsonArray("items");
+      for (int i = 0; i < items.size(); i++) {
+        byRecipient.put(items.getJsonObject(i).getString("recipient"), items.getJsonObject(i).getString("id"));
+      }
+      next = page.getString("continue");
+    } while (next != null);
     return byRecipient;
   }
 
@@ -258,8 +269,12 @@ public final class McpBenchmark {
     inParallel(count, task, CONCURRENCY);
   }
 
-  /** Runs {@code task(0..count-1)} with at most {@code lanes} at a time, and waits for all. */
   private void inParallel(int count, IntFunction<Future<Void>> task, int lanes) throws Exception {
+    inParallel(vertx, count, task, lanes);
+  }
+
+  /** Runs {@code task(0..count-1)} with at most {@code lanes} at a time, and waits for all. */
+  static void inParallel(Vertx vertx, int count, IntFunction<Future<Void>> task, int lanes) throws Exception {
     AtomicInteger next = new AtomicInteger();
     List<Future<Void>> all = new ArrayList<>();
     for (int lane = 0; lane < lanes; lane++) {
@@ -270,7 +285,7 @@ public final class McpBenchmark {
     Future.all(all).await(300, TimeUnit.SECONDS);
   }
 
-  private void nextTask(AtomicInteger next, int count, IntFunction<Future<Void>> task, Promise<Void> done) {
+  private static void nextTask(AtomicInteger next, int count, IntFunction<Future<Void>> task, Promise<Void> done) {
     int i = next.getAndIncrement();
     if (i >= count) {
       done.tryComplete();

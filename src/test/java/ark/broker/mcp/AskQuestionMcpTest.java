@@ -322,6 +322,30 @@ class AskQuestionMcpTest {
   }
 
   @Test
+  void aListeningSessionHearsOfTheQuestionsItIsSubscribedToNowAndNoOthers() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+    String dropped = "ark://questions/" + client.call("tools/call", ask(someone()).put("task", new JsonObject())).result()
+        .getJsonObject("task").getString("taskId");
+    String kept = "ark://questions/" + client.call("tools/call", ask(someone()).put("task", new JsonObject())).result()
+        .getJsonObject("task").getString("taskId");
+
+    try (SseStream notifications = client.get(null)) {
+      notifications.next();
+      client.call("resources/subscribe", new JsonObject().put("uri", dropped));
+      client.call("resources/subscribe", new JsonObject().put("uri", kept));
+      client.call("resources/unsubscribe", new JsonObject().put("uri", dropped));
+      broker.patch("/questions/" + dropped.substring("ark://questions/".length()), "{\"response\":\"yes\"}");
+      broker.patch("/questions/" + kept.substring("ark://questions/".length()), "{\"response\":\"yes\"}");
+
+      JsonObject updated = notifications.next().json();
+      while (!updated.getString("method").equals("notifications/resources/updated")) {
+        updated = notifications.next().json();
+      }
+      assertThat(updated.getJsonObject("params").getString("uri")).isEqualTo(kept);
+    }
+  }
+
+  @Test
   void metricsCountMcpRequestsByMethodAndTheCallsWaiting() throws Exception {
     McpTestClient client = new McpTestClient(broker.mcp).initialize();
     String recipient = someone();

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +37,8 @@ public final class McpServer {
   private final Map<String, RequestContext> inFlight = new HashMap<>();
   private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
   private final Map<String, StandaloneStream> standalone = new HashMap<>();
+  /** The sessions with a standalone stream here, by each URI they subscribed to: a change looks up its few. */
+  private final Map<String, java.util.Set<String>> subscribers = new HashMap<>();
   private final RequestObserver observer;
   /** Sessions being saved as in use right now, so concurrent requests do not save them again. */
   private final java.util.Set<String> marking = new java.util.HashSet<>();
@@ -161,12 +162,14 @@ public final class McpServer {
     inFlight.put(key, ctx);
     work.onComplete(done -> {
       inFlight.remove(key, ctx);
-      observer.finished(ctx.method(), done.failed(), System.nanoTime() - started);
+      long nanos = System.nanoTime() - started;
+      // The client first: a waiting call's result should not wait for the metrics.
       if (done.succeeded()) {
         ctx.finish(done.result(), null);
       } else {
         ctx.finish(null, asRpcError(done.cause(), ctx));
       }
+      observer.finished(ctx.method(), done.failed(), nanos);
     });
   }
 
@@ -300,6 +303,7 @@ public final class McpServer {
     channel.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), settings.sseRetryMillis());
     long heartbeat = everySoOften(settings.heartbeatMillis(), channel::heartbeat);
     standalone.put(session.id(), new StandaloneStream(channel, heartbeat, session));
+    subscribe(session);
     response.closeHandler(closed -> closeStandalone(session.id()));
   }
 
@@ -322,16 +326,38 @@ public final class McpServer {
     return standalone.size();
   }
 
-  /** The sessions with a standalone stream on this replica, as last known. */
-  public List<McpSession> sessionsListening() {
-    List<McpSession> listening = new ArrayList<>(standalone.size());
-    standalone.values().forEach(stream -> listening.add(stream.session));
-    return listening;
+  /**
+   * Sends {@code notifications/resources/updated} for {@code uri} on the standalone stream of every
+   * session on this replica subscribed to it.
+   */
+  public void resourceUpdated(String uri) {
+    java.util.Set<String> sessionIds = subscribers.get(uri);
+    if (sessionIds != null) {
+      ObjectNode params = McpJson.object().put("uri", uri);
+      // A copy: a stream found closed while writing leaves the index meanwhile.
+      List.copyOf(sessionIds).forEach(id -> notifySession(id, "notifications/resources/updated", params));
+    }
   }
 
   /** Another replica (or this one) changed a session: keep the copy its stream uses current. */
   public void sessionChanged(McpSession session) {
-    standalone.computeIfPresent(session.id(), (id, stream) -> new StandaloneStream(stream.channel, stream.heartbeat, session));
+    StandaloneStream stream = standalone.get(session.id());
+    if (stream != null) {
+      unsubscribe(stream.session);
+      standalone.put(session.id(), new StandaloneStream(stream.channel, stream.heartbeat, session));
+      subscribe(session);
+    }
+  }
+
+  private void subscribe(McpSession session) {
+    session.subscriptions().forEach(uri -> subscribers.computeIfAbsent(uri, key -> new java.util.LinkedHashSet<>()).add(session.id()));
+  }
+
+  private void unsubscribe(McpSession session) {
+    session.subscriptions().forEach(uri -> subscribers.computeIfPresent(uri, (key, ids) -> {
+      ids.remove(session.id());
+      return ids.isEmpty() ? null : ids;
+    }));
   }
 
   /** The session ended (perhaps on another replica): close what this replica holds of it. */
@@ -349,6 +375,7 @@ public final class McpServer {
   private void closeStandalone(String sessionId) {
     StandaloneStream stream = standalone.remove(sessionId);
     if (stream != null) {
+      unsubscribe(stream.session);
       vertx.cancelTimer(stream.heartbeat);
       stream.channel.end();
     }

@@ -110,12 +110,18 @@ public final class RequestContext {
     stream.send(JsonRpcMessage.notification(notificationMethod, notificationParams));
   }
 
+  /** Whether the client asked for progress on this request: without it, {@link #progress} sends nothing. */
+  public boolean wantsProgress() {
+    JsonNode token = meta().get("progressToken");
+    return token != null && (token.isTextual() || token.isNumber());
+  }
+
   /** Sends {@code notifications/progress} if the client asked for progress on this request. */
   public void progress(double progress, Double total, String message) {
-    JsonNode token = meta().get("progressToken");
-    if (token == null || !(token.isTextual() || token.isNumber())) {
+    if (!wantsProgress()) {
       return;
     }
+    JsonNode token = meta().get("progressToken");
     ObjectNode notification = McpJson.object();
     notification.set("progressToken", token);
     notification.put("progress", progress);
@@ -195,19 +201,24 @@ public final class RequestContext {
       }
       return;
     }
-    stream.send(message);
-    end();
+    finished = true;
+    stopHeartbeat();
+    stream.endWith(message);
   }
 
   private void end() {
     finished = true;
-    if (heartbeatTimer >= 0) {
-      server.vertx().cancelTimer(heartbeatTimer);
-    }
+    stopHeartbeat();
     if (stream != null) {
       stream.end();
     } else if (!response.closed() && !response.ended()) {
       response.setStatusCode(202).end();
+    }
+  }
+
+  private void stopHeartbeat() {
+    if (heartbeatTimer >= 0) {
+      server.vertx().cancelTimer(heartbeatTimer);
     }
   }
 }

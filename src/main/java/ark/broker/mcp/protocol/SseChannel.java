@@ -37,8 +37,16 @@ final class SseChannel {
 
   void send(JsonNode message) {
     if (!isEnded()) {
-      response.write("event: message\nid: " + nextId() + "\ndata: " + McpJson.write(message) + "\n\n");
+      response.write(event(message));
     }
+  }
+
+  /** Sends the last message and ends the stream in one write, so the client has it in one packet. */
+  void endWith(JsonNode message) {
+    if (!isEnded()) {
+      response.end(event(message));
+    }
+    ended = true;
   }
 
   void heartbeat() {
@@ -56,6 +64,10 @@ final class SseChannel {
 
   boolean isEnded() {
     return ended || response.closed();
+  }
+
+  private String event(JsonNode message) {
+    return "event: message\nid: " + nextId() + "\ndata: " + McpJson.write(message) + "\n\n";
   }
 
   private String nextId() {
