@@ -199,6 +199,11 @@ public final class ConnectionLimits implements Shareable {
         awaitHeaders(limits.headerTimeoutSeconds());
         return;
       }
+      if (servedOne && limits.idleTimeoutSeconds() == 0) {
+        // 0 is "never": a kept-alive connection may wait for its next request as long as its client likes.
+        awaitHeaders(limits.headerTimeoutSeconds());
+        return;
+      }
       long now = System.nanoTime();
       long allowedSeconds = servedOne
           ? Math.max(limits.idleTimeoutSeconds(), limits.headerTimeoutSeconds()) : limits.headerTimeoutSeconds();

@@ -1,0 +1,59 @@
+package ark.broker.web;
+
+import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.TestBroker;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code idleTimeoutSeconds: 0} means never: a kept-alive connection outlives the header timeout between requests. */
+class IdleForeverTest {
+  private static final int HEADER_SECONDS = 1;
+  private static final String HEALTH = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  static TestBroker broker;
+  @RegisterExtension
+  static final BrokerExtension lifecycle = new BrokerExtension(new JsonObject()
+      .put("http", new JsonObject().put("idleTimeoutSeconds", 0).put("headerTimeoutSeconds", HEADER_SECONDS)),
+      started -> broker = started);
+
+  @Test
+  void aKeptAliveConnectionWaitsForItsNextRequestAsLongAsItLikes() throws Exception {
+    try (Socket socket = new Socket(broker.base.getHost(), broker.base.getPort())) {
+      assertThat(exchange(socket)).startsWith("HTTP/1.1 200");
+
+      socket.setSoTimeout((HEADER_SECONDS * 2 + 1) * 1000);
+      assertThatThrownBy(() -> socket.getInputStream().read()).as("still open, nothing sent, well past the header timeout")
+          .isInstanceOf(SocketTimeoutException.class);
+
+      assertThat(exchange(socket)).startsWith("HTTP/1.1 200");
+    }
+  }
+
+  /** Sends the request and reads its whole answer (headers and Content-Length body), leaving the connection open. */
+  private static String exchange(Socket socket) throws IOException {
+    socket.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
+    InputStream in = socket.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int read = in.read();
+      if (read < 0) {
+        throw new IOException("closed after: " + head);
+      }
+      head.append((char) read);
+    }
+    String lower = head.toString().toLowerCase();
+    int at = lower.indexOf("content-length:");
+    int length = at < 0 ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
+    in.readNBytes(length);
+    return head.toString();
+  }
+}
