@@ -15,4 +15,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Attribution(String principal, String kind, String method, String actingFor, String address,
                           String userAgent) {
+  public Attribution {
+    principal = Canonical.text(principal);
+    kind = Canonical.text(kind);
+    method = Canonical.text(method);
+    actingFor = Canonical.text(actingFor);
+    address = Canonical.text(address);
+    userAgent = Canonical.text(userAgent);
+  }
 }

@@ -41,8 +41,13 @@ public record Question(
     @JsonFormat(shape = JsonFormat.Shape.STRING) @JsonInclude(JsonInclude.Include.NON_DEFAULT) long resourceVersion) {
 
   public Question {
+    sender = Canonical.text(sender);
+    recipient = Canonical.text(recipient);
+    answeredBy = Canonical.text(answeredBy);
+    // Answers are often one of a few options.
+    response = Canonical.text(response);
     channels = channels == null ? List.of() : List.copyOf(channels);
-    options = options == null || options.isEmpty() ? null : List.copyOf(options);
+    options = options == null || options.isEmpty() ? null : options.stream().map(Canonical::text).toList();
     // Records written before questions had kinds are plain questions.
     kind = kind == null ? QuestionKind.QUESTION : kind;
     deliveries = deliveries == null ? List.of() : List.copyOf(deliveries);

@@ -11,6 +11,7 @@ import java.time.Instant;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record QuestionAction(EventType type, Instant at, Attribution by, String reason) {
   public QuestionAction {
+    by = by == null ? null : Canonical.of(by);
     if (reason != null && reason.length() > Limits.SHORT_TEXT * 4) {
       throw new InvalidQuestionException("reason is longer than " + Limits.SHORT_TEXT * 4 + " characters");
     }

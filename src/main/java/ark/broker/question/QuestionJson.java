@@ -3,6 +3,7 @@ package ark.broker.question;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -40,6 +41,14 @@ public final class QuestionJson {
 
   /** How the event log writes: everything, including what surfaces do not show. */
   public static final ObjectWriter LOG_WRITER = MAPPER.writerWithView(Kept.class);
+
+  /**
+   * How the event log reads its own records back: without the duplicate-key check that guards bodies from outside
+   * (the log holds only what {@link #LOG_WRITER} wrote, and the check was a third of a record's decoding at replay).
+   */
+  public static ObjectReader logReader(Class<?> type) {
+    return MAPPER.readerFor(type).without(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  }
 
   /** The JSON view every surface writes with: fields without a view, and those marked shown. */
   public static final class Shown {

@@ -4,6 +4,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
 import ark.broker.question.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -53,7 +54,7 @@ final class LogBackedView<E, R> {
   private final Vertx vertx;
   private final EventLog log;
   private final String name;
-  private final Class<E> type;
+  private final ObjectReader reader;
   private final Predicate<E> isRestatement;
   private final StoreSettings settings;
   private final Timer appendTimer;
@@ -81,7 +82,7 @@ final class LogBackedView<E, R> {
     this.vertx = vertx;
     this.log = log;
     this.name = name;
-    this.type = type;
+    this.reader = QuestionJson.logReader(type);
     this.isRestatement = isRestatement;
     this.settings = settings;
     this.ownWrites = new ReadYourWrites<>(vertx, settings.readBackTimeoutMillis());
@@ -103,7 +104,7 @@ final class LogBackedView<E, R> {
           return appended;
         }
         try {
-          return QuestionJson.MAPPER.readValue(payload, type);
+          return reader.readValue(payload);
         } catch (IOException e) {
           throw new IllegalStateException("the " + name + " log's record at position " + at + " is unreadable: "
               + e.getMessage(), e);
