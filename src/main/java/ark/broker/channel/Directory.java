@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -115,13 +117,27 @@ public final class Directory {
     return recipient.startsWith(TEAMS) ? members.getOrDefault(recipient, List.of()) : List.of();
   }
 
-  /** Everyone a question asks, once each: its recipients' people, and after an escalation those it was escalated to. */
-  public List<String> peopleAsked(Question question) {
+  /**
+   * A destination for each person the question asks (its recipients' people, and after an escalation those it was
+   * escalated to), once each, who has an account on a channel that reaches people one by one.
+   *
+   * @param accountOf the person's account there (an address, a user id), or null for someone it cannot reach
+   * @param to        the destination for a person's identity and account
+   */
+  public List<Destination> reachEachAsked(Question question, UnaryOperator<String> accountOf,
+                                          BiFunction<String, String, Destination> to) {
     Set<String> people = new LinkedHashSet<>();
     for (String recipient : question.recipients()) {
       people.addAll(peopleOf(recipient));
     }
-    return List.copyOf(people);
+    List<Destination> destinations = new ArrayList<>();
+    for (String person : people) {
+      String account = accountOf.apply(person);
+      if (account != null) {
+        destinations.add(to.apply(person, account));
+      }
+    }
+    return destinations;
   }
 
   /** The user name of a person's identity ({@code ann} for {@code ark://users/ann}). */

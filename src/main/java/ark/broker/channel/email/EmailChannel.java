@@ -59,15 +59,10 @@ public final class EmailChannel implements Channel {
     if (!name.equals(NAME)) {
       return List.of();
     }
-    List<Destination> destinations = new ArrayList<>();
-    for (String person : directory.peopleAsked(question)) {
-      String address = directory.emailOf(person);
-      if (address != null) {
-        String user = Directory.userName(person);
-        destinations.add(new Destination(this, NAME + ":" + user, "email:" + person, "email to " + user, person));
-      }
-    }
-    return destinations;
+    return directory.reachEachAsked(question, directory::emailOf, (person, address) -> {
+      String user = Directory.userName(person);
+      return new Destination(this, NAME + ":" + user, "email:" + person, "email to " + user, person);
+    });
   }
 
   @Override

@@ -16,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,15 +69,10 @@ public final class SlackChannel implements Channel {
     if (!direct) {
       return Channel.super.resolve(name, question);
     }
-    List<Destination> destinations = new ArrayList<>();
-    for (String person : directory.peopleAsked(question)) {
-      String userId = directory.slackUserOf(person);
-      if (userId != null) {
-        String user = Directory.userName(person);
-        destinations.add(new Destination(this, "slack:" + DIRECT + ":" + user, DIRECT_KEY + userId, "Slack DM to " + user, userId));
-      }
-    }
-    return destinations;
+    return directory.reachEachAsked(question, directory::slackUserOf, (person, userId) -> {
+      String user = Directory.userName(person);
+      return new Destination(this, "slack:" + DIRECT + ":" + user, DIRECT_KEY + userId, "Slack DM to " + user, userId);
+    });
   }
 
   @Override
