@@ -18,9 +18,11 @@ public record Audience(Set<String> names) {
 
   /** Whether the question is addressed to one of these names (to the caller or one of its teams), at first or by escalation. */
   public boolean isRecipientOf(Question question) {
-    if (names.contains(question.recipient())) {
-      return true;
+    for (String name : names) {
+      if (question.asks(name)) {
+        return true;
+      }
     }
-    return question.escalatedAt() != null && question.recipients().stream().anyMatch(names::contains);
+    return false;
   }
 }

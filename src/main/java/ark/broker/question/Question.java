@@ -181,6 +181,11 @@ public record Question(
     return all;
   }
 
+  /** Whether the question asks {@code name}: its recipient, or since an escalation one of those it was escalated to. */
+  public boolean asks(String name) {
+    return name.equals(recipient) || escalatedAt != null && escalation.escalateTo().contains(name);
+  }
+
   /** When the broker next has something to do about this pending question (remind, escalate, time out), or null. */
   @JsonIgnore
   public Instant nextDeadline() {

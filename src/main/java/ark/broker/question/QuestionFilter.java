@@ -34,7 +34,7 @@ public record QuestionFilter(QuestionStatus status, String sender, String recipi
   public boolean matches(Question question) {
     return (status == null || status == question.status())
         && (sender == null || sender.equals(question.sender()))
-        && (recipient == null || question.recipients().contains(recipient))
+        && (recipient == null || question.asks(recipient))
         && (priority == null || priority == question.priority())
         && (text == null || holds(question.content(), text) || holds(question.context(), text))
         && (audience == null || audience.sees(question));

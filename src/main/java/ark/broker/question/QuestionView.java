@@ -211,8 +211,8 @@ public final class QuestionView {
       // Who asks never changes, so a question joins this index once.
       bySender.computeIfAbsent(after.sender(), key -> new TreeSet<>()).add(order);
     }
-    // Who is asked only grows (an escalation adds recipients).
-    if (before == null || before.recipients().size() != after.recipients().size()) {
+    // Who is asked changes once at most: an escalation adds recipients.
+    if (before == null || before.escalatedAt() == null && after.escalatedAt() != null) {
       for (String recipient : after.recipients()) {
         byRecipient.computeIfAbsent(recipient, key -> new TreeSet<>()).add(order);
       }
