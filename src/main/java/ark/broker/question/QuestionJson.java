@@ -1,5 +1,6 @@
 package ark.broker.question;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -47,8 +48,13 @@ public final class QuestionJson {
    * (the log holds only what {@link #LOG_WRITER} wrote, and the check was a third of a record's decoding at replay).
    */
   public static ObjectReader logReader(Class<?> type) {
-    return MAPPER.readerFor(type).without(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    // ObjectReader.without(STRICT_DUPLICATE_DETECTION) leaves the parser's duplicate detector in place: the
+    // feature is decided when the factory creates the parser, so the log reads through a factory without it.
+    return MAPPER.readerFor(type).with(LOG_RECORDS);
   }
+
+  private static final JsonFactory LOG_RECORDS = MAPPER.getFactory().copy()
+      .disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   /** The JSON view every surface writes with: fields without a view, and those marked shown. */
   public static final class Shown {
