@@ -19,9 +19,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * SSE fan-out: {@code -Dbench.watchers=10000} watch streams held by {@code -Dbench.watcherProcesses=4}
- * {@link SseWatchers} processes, then {@code -Dbench.changes=200} creates {@code -Dbench.intervalMillis=20}
- * apart; every stream must see every change, timed from the create's {@link System#nanoTime} (put in
- * its content) to its arrival. The broker is the jar ({@code java -jar}, fsync on) with its HTTP
+ * {@link SseWatchers} processes, then rounds of {@code -Dbench.changes=200} creates, each round at its own pace
+ * ({@code -Dbench.intervalsMillis=200,100,50,20} apart: 5 to 50 changes a second, 50,000 to 500,000 deliveries a
+ * second with 10,000 watchers), after an unmeasured warm-up round; every stream must see every change, timed from
+ * the create's {@link System#nanoTime} (put in its content) to its arrival. The broker is the jar ({@code java -jar}, fsync on) with its HTTP
  * connection bounds raised for this run only ({@code -Dbench.brokerJavaOptions} adds JVM options, e.g. a
  * flight recording). Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.SseFanoutBenchmark}.
@@ -34,9 +35,12 @@ public final class SseFanoutBenchmark {
     int processes = Integer.getInteger("bench.watcherProcesses", 4);
     int watchers = Integer.getInteger("bench.watchers", quick ? 2_000 : 10_000);
     int changes = Integer.getInteger("bench.changes", quick ? 50 : 200);
-    int intervalMillis = Integer.getInteger("bench.intervalMillis", 20);
+    List<Integer> intervals = Arrays.stream(System.getProperty("bench.intervalsMillis", "200,100,50,20").split(","))
+        .map(String::trim).map(Integer::valueOf).toList();
+    if (intervals.size() >= SseWatchers.ROUNDS) {
+      throw new IllegalArgumentException("at most " + (SseWatchers.ROUNDS - 1) + " paces in one run");
+    }
     int warmupChanges = Integer.getInteger("bench.warmupChanges", quick ? 50 : 200);
-    String loadBefore = Machine.loadAverage();
     Path work = Files.createTempDirectory("ark-bench-sse");
     int port = BrokerProcess.freePort();
     String connections = Integer.toString(watchers + 1_000);
@@ -56,61 +60,51 @@ public final class SseFanoutBenchmark {
               Integer.toString(share), RECIPIENT, work.resolve("samples-" + p).toString()));
         }
         int open = 0;
-        long[] readersBefore = new long[processes];
+        long[] readerCpu = new long[processes];
         for (int p = 0; p < processes; p++) {
           String[] opened = readers.get(p).awaitLine("open").split(" ");
           open += Integer.parseInt(opened[1]);
-          readersBefore[p] = Long.parseLong(opened[2]);
+          readerCpu[p] = Long.parseLong(opened[2]);
         }
         System.out.printf("%d of %d watch streams open in %d processes%n", open, watchers, processes);
-        // Unmeasured first (the watchers count only "fanout" contents), so this is the warm broker's fan-out.
-        create(broker.base, "warm-up", warmupChanges, intervalMillis, new Percentiles());
-        double brokerBefore = Machine.cpuSeconds(broker.pid());
-        Percentiles createLatency = new Percentiles();
-        long started = System.nanoTime();
-        int createErrors = create(broker.base, "fanout", changes, intervalMillis, createLatency);
-        double createSeconds = (System.nanoTime() - started) / 1e9;
-        for (JavaProcess reader : readers) {
-          reader.send("collect " + changes + " 15000");
-        }
-        long delivered = 0;
-        int complete = 0;
-        int fewest = Integer.MAX_VALUE;
-        double[] readerCpu = new double[processes];
-        for (int p = 0; p < processes; p++) {
-          String[] done = readers.get(p).awaitLine("done").split(" ");
-          delivered += Long.parseLong(done[1]);
-          complete += Integer.parseInt(done[2]);
-          fewest = Math.min(fewest, Integer.parseInt(done[3]));
-          readerCpu[p] = (Long.parseLong(done[4]) - readersBefore[p]) / 1e9;
-        }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
-        Percentiles latency = new Percentiles();
-        for (int p = 0; p < processes; p++) {
-          try (DataInputStream in = new DataInputStream(Files.newInputStream(work.resolve("samples-" + p)))) {
-            latency.readFrom(in);
+        // Round 0 goes unmeasured, so the rounds after it see the warm broker's fan-out.
+        create(broker.base, 0, warmupChanges, intervals.stream().min(Integer::compare).orElseThrow(), new Percentiles());
+        collect(readers, work, 0, warmupChanges);
+        for (int round = 1; round <= intervals.size(); round++) {
+          int intervalMillis = intervals.get(round - 1);
+          long[] readersBefore = readerCpu.clone();
+          double brokerBefore = Machine.cpuSeconds(broker.pid());
+          Percentiles createLatency = new Percentiles();
+          long started = System.nanoTime();
+          int createErrors = create(broker.base, round, changes, intervalMillis, createLatency);
+          double createSeconds = (System.nanoTime() - started) / 1e9;
+          Collected collected = collect(readers, work, round, changes);
+          double seconds = (System.nanoTime() - started) / 1e9;
+          double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
+          double watcherCpu = 0;
+          for (int p = 0; p < processes; p++) {
+            readerCpu[p] = collected.cpuNanos[p];
+            watcherCpu += (readerCpu[p] - readersBefore[p]) / 1e9;
           }
+          long expected = (long) changes * watchers;
+          int perSecond = 1000 / intervalMillis;
+          System.out.printf("%nround %d: %d creates %d ms apart (%d/s, %,d deliveries/s) in %.2f s (%d failed); machine: %s%n",
+              round, changes, intervalMillis, perSecond, perSecond * watchers, createSeconds, createErrors, Machine.describe());
+          System.out.printf("deliveries: %d expected, %d received; %d of %d streams saw every change (fewest on one: %d)%n",
+              expected, collected.delivered, collected.complete, watchers, collected.fewest);
+          System.out.printf("create to its 2xx: %s%ncreate to watcher: %s%n", createLatency.summary(), collected.latency.summary());
+          System.out.printf("CPU over the %.1f s of creates and deliveries: broker %.2f s (%.0f%% of one core, %.1f µs per delivery);"
+              + " %d watcher processes %.2f s%n", seconds, brokerCpu, 100 * brokerCpu / seconds,
+              brokerCpu * 1e6 / Math.max(1, collected.delivered), processes, watcherCpu);
+          String limit = String.format("broker %.1f µs CPU per delivery (%.0f%% of a core), %d watcher processes %.0f%% of a core,"
+                  + " creates' own p99 %.0f ms (fsync); %d cores, load average %s", brokerCpu * 1e6 / Math.max(1, collected.delivered),
+              100 * brokerCpu / seconds, processes, 100 * watcherCpu / seconds, createLatency.millis(99), Machine.cores(),
+              Machine.loadAverage());
+          String what = String.format("SSE fan-out, %,d watchers, %d changes/s (%,d deliveries/s)", watchers, perSecond,
+              perSecond * watchers);
+          ResultLine.print(what + ": create to every watcher", String.format("%,d of %,d delivered; %s", collected.delivered,
+              expected, collected.latency.summary()), "all, p99 < 100 ms", limit);
         }
-        long expected = (long) changes * watchers;
-        String machine = Machine.describe();
-        System.out.printf("%nmachine: %s (load average before the run %s)%n", machine, loadBefore);
-        System.out.printf("%d creates %d ms apart in %.2f s (%d failed); %d watch streams in %d processes%n",
-            changes, intervalMillis, createSeconds, createErrors, watchers, processes);
-        System.out.printf("deliveries: %d expected, %d received; %d of %d streams saw every change (fewest on one: %d)%n",
-            expected, delivered, complete, watchers, fewest);
-        System.out.printf("create to its 2xx: %s%ncreate to watcher: %s%n", createLatency.summary(), latency.summary());
-        System.out.printf("CPU over the %.1f s of creates and deliveries: broker %.2f s (%.0f%% of one core); watcher processes %s%n",
-            seconds, brokerCpu, 100 * brokerCpu / seconds, Arrays.toString(readerCpu));
-        System.out.printf("broker CPU per delivery: %.1f µs%n", brokerCpu * 1e6 / Math.max(1, delivered));
-        String limit = String.format("creates' own p99 %.0f ms (fsync); broker (%.1f µs CPU per delivery, %.0f%% of a core) and %d watcher processes (%.1f CPU-s)"
-                + " share %d cores, load average %s", createLatency.millis(99), brokerCpu * 1e6 / Math.max(1, delivered), 100 * brokerCpu / seconds,
-            processes, Arrays.stream(readerCpu).sum(), Machine.cores(), Machine.loadAverage());
-        System.out.println("limited by: " + limit);
-        ResultLine.print(String.format("SSE fan-out, %,d watchers x %d changes: deliveries", watchers, changes),
-            String.format("%,d of %,d", delivered, expected), "all", limit);
-        ResultLine.print(String.format("SSE fan-out, %,d watchers: create to every watcher", watchers),
-            latency.summary(), "p99 < 100 ms", limit);
       } finally {
         readers.forEach(JavaProcess::close);
       }
@@ -118,16 +112,16 @@ public final class SseFanoutBenchmark {
   }
 
   /**
-   * {@code changes} creates, {@code intervalMillis} apart whatever each takes, each content carrying the
-   * nanoTime it was sent at ({@code <content> <n> <nanos>}); returns how many failed.
+   * {@code changes} creates, {@code intervalMillis} apart whatever each takes, each content carrying its round and
+   * the nanoTime it was sent at ({@code fanout <round> <n> <nanos>}); returns how many failed.
    */
-  private static int create(URI base, String content, int changes, int intervalMillis, Percentiles latency) throws Exception {
+  private static int create(URI base, int round, int changes, int intervalMillis, Percentiles latency) throws Exception {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     List<CompletableFuture<HttpResponse<Void>>> sent = new ArrayList<>();
     long next = System.nanoTime();
     for (int i = 0; i < changes; i++) {
       long at = System.nanoTime();
-      String body = "{\"recipient\":\"" + RECIPIENT + "\",\"sender\":\"ark://agents/bench\",\"content\":\"" + content + " "
+      String body = "{\"recipient\":\"" + RECIPIENT + "\",\"sender\":\"ark://agents/bench\",\"content\":\"fanout " + round + " "
           + i + " " + at + "\"}";
       sent.add(http.sendAsync(HttpRequest.newBuilder(base.resolve("/questions")).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding())
@@ -147,6 +141,32 @@ public final class SseFanoutBenchmark {
       }
     }
     return failed;
+  }
+
+  record Collected(long delivered, int complete, int fewest, long[] cpuNanos, Percentiles latency) {
+  }
+
+  /** Waits until every watcher process has every change of {@code round} (or 15 s), and merges what they saw. */
+  private static Collected collect(List<JavaProcess> readers, Path work, int round, int changes) throws Exception {
+    for (JavaProcess reader : readers) {
+      reader.send("collect " + round + " " + changes + " 15000");
+    }
+    long delivered = 0;
+    int complete = 0;
+    int fewest = Integer.MAX_VALUE;
+    long[] cpuNanos = new long[readers.size()];
+    Percentiles latency = new Percentiles();
+    for (int p = 0; p < readers.size(); p++) {
+      String[] done = readers.get(p).awaitLine("done").split(" ");
+      delivered += Long.parseLong(done[1]);
+      complete += Integer.parseInt(done[2]);
+      fewest = Math.min(fewest, Integer.parseInt(done[3]));
+      cpuNanos[p] = Long.parseLong(done[4]);
+      try (DataInputStream in = new DataInputStream(Files.newInputStream(work.resolve("samples-" + p + "-" + round)))) {
+        latency.readFrom(in);
+      }
+    }
+    return new Collected(delivered, complete, fewest, cpuNanos, latency);
   }
 
   private SseFanoutBenchmark() {
