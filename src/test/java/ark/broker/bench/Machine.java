@@ -2,9 +2,13 @@ package ark.broker.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** What a benchmark ran on and what its processes cost, read from /proc, so every figure says what limits it. */
 final class Machine {
@@ -51,6 +55,56 @@ final class Machine {
   static double systemSeconds(long pid) {
     String[] fields = stat(pid);
     return fields == null ? 0 : Long.parseLong(fields[12]) / (double) TICKS_PER_SECOND;
+  }
+
+  /**
+   * CPU-seconds a process's threads have used so far, by what they do: request handling (Vert.x event loops and
+   * workers), the JIT compiler, the garbage collector, the log writer, logging, and the rest. Threads that ended
+   * are not counted, so compare two readings of a process whose threads live on.
+   */
+  static Map<String, Double> cpuSecondsByRole(long pid) {
+    Map<String, Double> byRole = new TreeMap<>();
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path thread : threads) {
+        String stat = Files.readString(thread.resolve("stat"));
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        double seconds = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
+        byRole.merge(role(name), seconds, Double::sum);
+      }
+    } catch (IOException e) {
+      // the process, or one of its threads, ended while being read: what was read stands
+    }
+    return byRole;
+  }
+
+  /** The CPU-seconds each role used between two {@link #cpuSecondsByRole} readings, times {@code scale}, largest first. */
+  static String describeRoles(Map<String, Double> before, Map<String, Double> after, double scale) {
+    return after.entrySet().stream()
+        .map(entry -> Map.entry(entry.getKey(), scale * (entry.getValue() - before.getOrDefault(entry.getKey(), 0.0))))
+        .filter(entry -> entry.getValue() >= 0.005)
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .map(entry -> String.format("%s %.2f", entry.getKey(), entry.getValue()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String role(String thread) {
+    if (thread.startsWith("vert.x-eventloo") || thread.startsWith("vert.x-worker") || thread.startsWith("vert.x-interna")) {
+      return "requests";
+    }
+    if (thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler")) {
+      return "JIT";
+    }
+    if (thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.equals("VM Thread")) {
+      return "GC";
+    }
+    if (thread.startsWith("ark-broker-log")) {
+      return "log writer";
+    }
+    if (thread.startsWith("AsyncAppender")) {
+      return "logging";
+    }
+    return "other";
   }
 
   static long ticksPerSecond() {

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /** The broker as users run it: {@code java -jar target/ark-broker.jar} in its own process. */
 public final class BrokerProcess implements AutoCloseable {
-  private static final Path JAR = Path.of("target/ark-broker.jar");
+  /** The jar under test; {@code -Dbroker.jar=} runs another build's (a benchmark comparing against an older commit). */
+  private static final Path JAR = Path.of(System.getProperty("broker.jar", "target/ark-broker.jar"));
   /** Where the processes the tests start write their output, rather than the build's console. */
   private static final Path LOGS = Path.of("target/test-logs");
 
