@@ -74,6 +74,7 @@ public final class SseFanoutBenchmark {
           int intervalMillis = intervals.get(round - 1);
           long[] readersBefore = readerCpu.clone();
           double brokerBefore = Machine.cpuSeconds(broker.pid());
+          double brokerKernelBefore = Machine.systemSeconds(broker.pid());
           Percentiles createLatency = new Percentiles();
           long started = System.nanoTime();
           int createErrors = create(broker.base, round, changes, intervalMillis, createLatency);
@@ -81,6 +82,7 @@ public final class SseFanoutBenchmark {
           Collected collected = collect(readers, work, round, changes);
           double seconds = (System.nanoTime() - started) / 1e9;
           double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
+          double brokerKernel = Machine.systemSeconds(broker.pid()) - brokerKernelBefore;
           double watcherCpu = 0;
           for (int p = 0; p < processes; p++) {
             readerCpu[p] = collected.cpuNanos[p];
@@ -96,8 +98,9 @@ public final class SseFanoutBenchmark {
           System.out.printf("CPU over the %.1f s of creates and deliveries: broker %.2f s (%.0f%% of one core, %.1f µs per delivery);"
               + " %d watcher processes %.2f s%n", seconds, brokerCpu, 100 * brokerCpu / seconds,
               brokerCpu * 1e6 / Math.max(1, collected.delivered), processes, watcherCpu);
-          String limit = String.format("broker %.1f µs CPU per delivery (%.0f%% of a core), %d watcher processes %.0f%% of a core,"
-                  + " creates' own p99 %.0f ms (fsync); %d cores, load average %s", brokerCpu * 1e6 / Math.max(1, collected.delivered),
+          String limit = String.format("broker %.1f µs CPU per delivery (%.1f in the kernel; %.0f%% of a core), %d watcher processes"
+                  + " %.0f%% of a core, creates' own p99 %.0f ms (fsync); %d cores, load average %s",
+              brokerCpu * 1e6 / Math.max(1, collected.delivered), brokerKernel * 1e6 / Math.max(1, collected.delivered),
               100 * brokerCpu / seconds, processes, 100 * watcherCpu / seconds, createLatency.millis(99), Machine.cores(),
               Machine.loadAverage());
           String what = String.format("SSE fan-out, %,d watchers, %d changes/s (%,d deliveries/s)", watchers, perSecond,
