@@ -48,7 +48,12 @@ final class Machine {
   /** CPU-seconds (user + system) a process has used so far; 0 once it is gone. */
   static double cpuSeconds(long pid) {
     String[] fields = stat(pid);
-    return fields == null ? 0 : (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
+    return fields == null ? 0 : cpuSeconds(fields);
+  }
+
+  /** utime + stime of a process's or thread's stat fields (those after its name). */
+  private static double cpuSeconds(String[] fields) {
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
   }
 
   /** The part of {@link #cpuSeconds} the kernel spent on the process's behalf (sockets, fsync). */
@@ -68,9 +73,7 @@ final class Machine {
       for (Path thread : threads) {
         String stat = Files.readString(thread.resolve("stat"));
         String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        double seconds = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
-        byRole.merge(role(name), seconds, Double::sum);
+        byRole.merge(role(name), cpuSeconds(fieldsAfterName(stat)), Double::sum);
       }
     } catch (IOException e) {
       // the process, or one of its threads, ended while being read: what was read stands
@@ -114,11 +117,15 @@ final class Machine {
   /** The fields after the command name in /proc/<pid>/stat (the name may hold spaces), from the state on; null once it is gone. */
   private static String[] stat(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return fieldsAfterName(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /** A stat line's fields after the command name, from the state on (the name may hold spaces and parentheses). */
+  private static String[] fieldsAfterName(String stat) {
+    return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
   }
 
   /** {@code getconf CLK_TCK}; 100, Linux's usual value, when that cannot be asked. */

@@ -89,6 +89,7 @@ public final class SseFanoutBenchmark {
             watcherCpu += (readerCpu[p] - readersBefore[p]) / 1e9;
           }
           long expected = (long) changes * watchers;
+          double microsPerDelivery = brokerCpu * 1e6 / Math.max(1, collected.delivered);
           int perSecond = 1000 / intervalMillis;
           System.out.printf("%nround %d: %d creates %d ms apart (%d/s, %,d deliveries/s) in %.2f s (%d failed); machine: %s%n",
               round, changes, intervalMillis, perSecond, perSecond * watchers, createSeconds, createErrors, Machine.describe());
@@ -97,10 +98,10 @@ public final class SseFanoutBenchmark {
           System.out.printf("create to its 2xx: %s%ncreate to watcher: %s%n", createLatency.summary(), collected.latency.summary());
           System.out.printf("CPU over the %.1f s of creates and deliveries: broker %.2f s (%.0f%% of one core, %.1f µs per delivery);"
               + " %d watcher processes %.2f s%n", seconds, brokerCpu, 100 * brokerCpu / seconds,
-              brokerCpu * 1e6 / Math.max(1, collected.delivered), processes, watcherCpu);
+              microsPerDelivery, processes, watcherCpu);
           String limit = String.format("broker %.1f µs CPU per delivery (%.1f in the kernel; %.0f%% of a core), %d watcher processes"
                   + " %.0f%% of a core, creates' own p99 %.0f ms (fsync); %d cores, load average %s",
-              brokerCpu * 1e6 / Math.max(1, collected.delivered), brokerKernel * 1e6 / Math.max(1, collected.delivered),
+              microsPerDelivery, brokerKernel * 1e6 / Math.max(1, collected.delivered),
               100 * brokerCpu / seconds, processes, 100 * watcherCpu / seconds, createLatency.millis(99), Machine.cores(),
               Machine.loadAverage());
           String what = String.format("SSE fan-out, %,d watchers, %d changes/s (%,d deliveries/s)", watchers, perSecond,
