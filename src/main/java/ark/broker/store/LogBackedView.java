@@ -14,10 +14,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -60,12 +59,13 @@ final class LogBackedView<E, R> {
   private final Timer appendTimer;
   private final ReadYourWrites<R> ownWrites;
   /**
-   * This view's appends that the log has not confirmed yet, by the identity of their encoded bytes: when the
-   * log hands such a payload back, it is the record this view just encoded, so it is applied without being
-   * decoded again (a log that reads its records back from elsewhere hands other bytes, which are decoded).
-   * The log's writer thread reads it while the event loop adds and removes.
+   * This view's appends whose records it has not applied yet, by their encoded bytes: when the log hands such
+   * a payload back (the embedded log the very array, Kafka equal bytes read back from the topic), it is the
+   * record this view just encoded, so it is applied without being decoded again. An entry lives until its
+   * writer has its outcome (applied, failed or timed out), so there are at most as many as writes in flight.
+   * The embedded log's writer thread reads it while the event loop adds and removes.
    */
-  private final Map<byte[], E> unconfirmed = Collections.synchronizedMap(new IdentityHashMap<>());
+  private final Map<EncodedRecord, E> ownInFlight = new ConcurrentHashMap<>();
   private Updates<E, R> updates;
   private boolean live;
   private long position;
@@ -99,9 +99,9 @@ final class LogBackedView<E, R> {
     return log.open(new EventLog.RecordSink<E>() {
       @Override
       public E decode(long at, byte[] payload) {
-        E appended = unconfirmed.get(payload);
-        if (appended != null) {
-          return appended;
+        E own = ownInFlight.isEmpty() ? null : ownInFlight.get(new EncodedRecord(payload));
+        if (own != null) {
+          return own;
         }
         try {
           return reader.readValue(payload);
@@ -130,16 +130,16 @@ final class LogBackedView<E, R> {
 
   /** Appends a record; completes, once this replica applied it, with what applying it came to. */
   Future<R> append(String key, E record) {
-    byte[] payload = encode(record);
-    unconfirmed.put(payload, record);
-    return ownWrites.await(timed(log.append(key, payload).onComplete(done -> unconfirmed.remove(payload))));
+    EncodedRecord encoded = new EncodedRecord(encode(record));
+    ownInFlight.put(encoded, record);
+    return ownWrites.await(timed(log.append(key, encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
   }
 
   /** Ends {@code key}; {@code deletion} is the record for logs that keep no tombstones. */
   Future<R> remove(String key, E deletion) {
-    byte[] payload = encode(deletion);
-    unconfirmed.put(payload, deletion);
-    return ownWrites.await(timed(log.remove(key, payload).onComplete(done -> unconfirmed.remove(payload))));
+    EncodedRecord encoded = new EncodedRecord(encode(deletion));
+    ownInFlight.put(encoded, deletion);
+    return ownWrites.await(timed(log.remove(key, encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
   }
 
   /**

@@ -34,12 +34,14 @@ public final class BenchAll {
   }
 
   private static final List<Bench> BENCHMARKS = List.of(
-      new Bench("ark.broker.bench.CpuBenchmark", Map.of("bench.pairs", "4000", "bench.warmupPairs", "1000")),
+      new Bench("ark.broker.bench.CpuBenchmark", Map.of("bench.pairs", "4000", "bench.warmupPairs", "1000",
+          "bench.settlingRounds", "1")),
       new Bench("ark.broker.bench.CoreBenchmark", Map.of("bench.seconds", "3", "bench.restartEvents", "100000")),
       new Bench("ark.broker.bench.AnswerLatencyBenchmark", Map.of()),
       new Bench("ark.broker.bench.SseFanoutBenchmark", Map.of()),
       new Bench("ark.broker.bench.WarmupBenchmark", Map.of()),
-      new Bench("ark.broker.bench.ReplicaBenchmark", Map.of("bench.seconds", "3")));
+      new Bench("ark.broker.bench.ReplicaBenchmark", Map.of("bench.pairs", "4000", "bench.warmupPairs", "1000",
+          "bench.settlingRounds", "1")));
 
   public static void main(String[] args) throws Exception {
     if (args.length == 2 && args[0].equals("--run")) {

@@ -2,15 +2,8 @@ package ark.broker.bench;
 
 import ark.broker.testing.BrokerProcess;
 
-import java.io.BufferedReader;
-import java.io.DataInputStream;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,16 +13,14 @@ import java.util.Map;
  * read from {@code /proc/<pid>/stat}, with the broker as users run it ({@code java -jar}, default
  * configuration, fsync on) and the load from {@link LoadGenerator} processes of their own. Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.CpuBenchmark}; tune with
- * {@code -Dbench.generators=2 -Dbench.clients=16 -Dbench.pairs=20000 -Dbench.warmupPairs=25000}; {@code -Dbroker.jar=other/ark-broker.jar}
+ * {@code -Dbench.generators=2 -Dbench.clients=16 -Dbench.pairs=20000 -Dbench.warmupPairs=25000 -Dbench.settlingRounds=8}; {@code -Dbroker.jar=other/ark-broker.jar}
  * measures another build's broker the same way. The broker's CPU is printed for the warm-up (cold: the JIT compiler
- * at work) and for the measured pairs (warm), each split by what its threads do.
+ * at work) and for the measured pairs (warm: after rounds of them until the JIT compiler took at most a tenth of
+ * the broker's CPU), each split by what its threads do.
  * {@code -Dbench.jfr=target/broker.jfr} records the broker with Java Flight Recorder (profile settings) for
  * {@link HotMethods} to read.
  */
 public final class CpuBenchmark {
-  private static final Path TEST_CLASSES = Path.of("target/test-classes");
-  private static final Path JAR = Path.of("target/ark-broker.jar");
-
   public static void main(String[] args) throws Exception {
     int generators = Integer.getInteger("bench.generators", 2);
     int clients = Integer.getInteger("bench.clients", 16);
@@ -48,51 +39,29 @@ public final class CpuBenchmark {
           + Path.of(jfr).toAbsolutePath());
     }
     try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
-      List<Generator> load = new ArrayList<>();
-      try {
-        Map<String, Double> atStart = Machine.cpuSecondsByRole(broker.pid());
-        double brokerAtStart = Machine.cpuSeconds(broker.pid());
-        for (int g = 0; g < generators; g++) {
-          load.add(Generator.start(port, clients, warmupPairs, pairs / generators, work.resolve("samples-" + g)));
-        }
-        for (Generator generator : load) {
-          generator.awaitLine("warm");
-        }
+      Map<String, Double> atStart = Machine.cpuSecondsByRole(broker.pid());
+      double brokerAtStart = Machine.cpuSeconds(broker.pid());
+      try (OutsideLoad load = OutsideLoad.start(List.of(port), generators, clients, warmupPairs, pairs, work)) {
+        load.awaitWarm();
+        double brokerAfterWarmUp = Machine.cpuSeconds(broker.pid());
+        Map<String, Double> afterWarmUp = Machine.cpuSecondsByRole(broker.pid());
+        int rounds = load.settle(List.of(broker.pid()), Integer.getInteger("bench.settlingRounds", 8));
         double brokerBefore = Machine.cpuSeconds(broker.pid());
         Map<String, Double> warm = Machine.cpuSecondsByRole(broker.pid());
         double brokerSystemBefore = Machine.systemSeconds(broker.pid());
-        double loadBefore = 0;
-        for (Generator generator : load) {
-          loadBefore += Machine.cpuSeconds(generator.process.pid());
-        }
-        long started = System.nanoTime();
-        for (Generator generator : load) {
-          generator.go();
-        }
-        long errors = 0;
-        for (Generator generator : load) {
-          errors += Long.parseLong(generator.awaitLine("done").split(" ")[2]);
-        }
-        double seconds = (System.nanoTime() - started) / 1e9;
+        double loadBefore = load.cpuSeconds();
+        OutsideLoad.Measured measured = load.measure();
+        double seconds = measured.seconds();
+        long errors = measured.errors();
         double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
         Map<String, Double> end = Machine.cpuSecondsByRole(broker.pid());
         int warmedWith = warmupPairs * generators;
-        double coldCpu = brokerBefore - brokerAtStart;
+        double coldCpu = brokerAfterWarmUp - brokerAtStart;
         double brokerSystem = Machine.systemSeconds(broker.pid()) - brokerSystemBefore;
-        double loadAfter = 0;
-        for (Generator generator : load) {
-          loadAfter += Machine.cpuSeconds(generator.process.pid());
-        }
-        double loadCpu = loadAfter - loadBefore;
-        Percentiles creates = new Percentiles();
-        Percentiles answers = new Percentiles();
-        for (Generator generator : load) {
-          try (DataInputStream in = new DataInputStream(Files.newInputStream(generator.samples))) {
-            creates.readFrom(in);
-            answers.readFrom(in);
-          }
-        }
-        int done = pairs / generators * generators;
+        double loadCpu = load.cpuSeconds() - loadBefore;
+        Percentiles creates = measured.creates();
+        Percentiles answers = measured.answers();
+        int done = measured.pairs();
         System.out.printf("%nmachine: %d cores (%s), load average before the run %s%n",
             Machine.cores(), Machine.cpuModel(), loadBeforeRun);
         System.out.printf("broker: java -jar, default config (fsync on, access log as configured by default), %s%n",
@@ -103,9 +72,10 @@ public final class CpuBenchmark {
             done, seconds, done / seconds, 2 * done / seconds, errors);
         System.out.printf("broker CPU: %.2f s (%.2f s of it in the kernel: sockets, fsync), %.2f CPU-seconds per 10,000"
             + " pairs (%.0f%% of one core)%n", brokerCpu, brokerSystem, brokerCpu * 10_000 / done, 100 * brokerCpu / seconds);
-        System.out.printf("  per 10,000 pairs by thread role (CPU-s): %s%n", Machine.describeRoles(warm, end, 10_000.0 / done));
+        System.out.printf("  per 10,000 pairs by thread role (CPU-s): %s; measured after %d settling rounds%n",
+            Machine.describeRoles(warm, end, 10_000.0 / done), rounds);
         System.out.printf("warm-up, %d pairs from a fresh broker: %.2f CPU-seconds per 10,000 pairs; by thread role: %s%n",
-            warmedWith, coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, warm, 10_000.0 / warmedWith));
+            warmedWith, coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, afterWarmUp, 10_000.0 / warmedWith));
         System.out.printf("generators' CPU: %.2f s, %.2f CPU-seconds per 10,000 pairs%n", loadCpu, loadCpu * 10_000 / done);
         System.out.printf("create  %s%nanswer  %s%n", creates.summary(), answers.summary());
         System.out.println("limited by: the broker and the generators sharing these cores (and anything else running),"
@@ -116,48 +86,15 @@ public final class CpuBenchmark {
         }
         String limit = String.format("broker and generators (%.2f CPU-s per 10,000 pairs) share %d cores, load average %s;"
             + " fsync per write", loadCpu * 10_000 / done, Machine.cores(), Machine.loadAverage());
-        ResultLine.print(String.format("Broker CPU per 10,000 REST create+answer pairs, warm (after %,d pairs)", warmedWith),
+        ResultLine.print(String.format("Broker CPU per 10,000 REST create+answer pairs, warm (after %,d pairs)",
+                warmedWith + rounds * done),
             String.format("%.2f CPU-s (%s)", brokerCpu * 10_000 / done, Machine.describeRoles(warm, end, 10_000.0 / done)),
             "40% below the issue's commit c9341b6 measured the same way", limit);
         ResultLine.print(String.format("Broker CPU per 10,000 pairs, cold (the first %,d pairs of a fresh broker)", warmedWith),
-            String.format("%.2f CPU-s (%s)", coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, warm, 10_000.0 / warmedWith)), "–", limit);
+            String.format("%.2f CPU-s (%s)", coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, afterWarmUp, 10_000.0 / warmedWith)), "–", limit);
         ResultLine.print("REST create+answer pairs, outside generators", String.format("%.0f pairs/s; create %s; answer %s",
             done / seconds, creates.summary(), answers.summary()), "–", limit);
-      } finally {
-        for (Generator generator : load) {
-          generator.process.destroy();
-        }
       }
-    }
-  }
-
-  /** A {@link LoadGenerator} process and its stdout. */
-  private record Generator(Process process, BufferedReader output, Writer input, Path samples) {
-    static Generator start(int port, int clients, int warmupPairs, int pairs, Path samples) throws IOException {
-      Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-cp", TEST_CLASSES + java.io.File.pathSeparator + JAR, LoadGenerator.class.getName(),
-          "127.0.0.1", Integer.toString(port), Integer.toString(clients), Integer.toString(warmupPairs),
-          Integer.toString(pairs), samples.toString())
-          .redirectError(ProcessBuilder.Redirect.INHERIT)
-          .start();
-      return new Generator(process,
-          new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
-          new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), samples);
-    }
-
-    /** The first line of output starting with {@code word}. */
-    String awaitLine(String word) throws IOException {
-      for (String line = output.readLine(); line != null; line = output.readLine()) {
-        if (line.startsWith(word)) {
-          return line;
-        }
-      }
-      throw new IllegalStateException("load generator ended before saying '" + word + "'");
-    }
-
-    void go() throws IOException {
-      input.write("go\n");
-      input.flush();
     }
   }
 

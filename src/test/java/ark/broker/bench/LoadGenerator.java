@@ -21,10 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A load generator in its own process, so its CPU is not the broker's and it can be pinned or run
  * elsewhere: {@code clients} loops, each creating a question over REST and then answering it.
- * It runs {@code warmupPairs}, prints {@code warm}, waits for a line on stdin, runs {@code pairs},
- * writes its create and answer latencies to {@code samplesFile} and prints
- * {@code done <pairs> <errors> <seconds>}, then waits for stdin to end (so its CPU time stays readable in
- * {@code /proc} until the benchmark has read it).
+ * It runs {@code warmupPairs} and prints {@code warm}; then, for every {@code go} line on stdin, runs {@code pairs},
+ * writes their create and answer latencies to {@code samplesFile} and prints {@code done <pairs> <errors> <seconds>};
+ * it ends with stdin (so its CPU time stays readable in {@code /proc} until the benchmark has read it).
  * Arguments: {@code host port clients warmupPairs pairs samplesFile}.
  */
 public final class LoadGenerator {
@@ -42,20 +41,20 @@ public final class LoadGenerator {
     pairs(http, clients, warmupPairs, new Percentiles(), new Percentiles(), new AtomicLong());
     System.out.println("warm");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
-    in.readLine();
-    Percentiles creates = new Percentiles();
-    Percentiles answers = new Percentiles();
-    AtomicLong errors = new AtomicLong();
-    long started = System.nanoTime();
-    pairs(http, clients, pairs, creates, answers, errors);
-    double seconds = (System.nanoTime() - started) / 1e9;
-    try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(samplesFile))) {
-      creates.writeTo(out);
-      answers.writeTo(out);
+    for (String command = in.readLine(); "go".equals(command); command = in.readLine()) {
+      Percentiles creates = new Percentiles();
+      Percentiles answers = new Percentiles();
+      AtomicLong errors = new AtomicLong();
+      long started = System.nanoTime();
+      pairs(http, clients, pairs, creates, answers, errors);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(samplesFile))) {
+        creates.writeTo(out);
+        answers.writeTo(out);
+      }
+      System.out.printf("done %d %d %.3f%n", pairs, errors.get(), seconds);
+      System.out.flush();
     }
-    System.out.printf("done %d %d %.3f%n", pairs, errors.get(), seconds);
-    System.out.flush();
-    in.readLine();
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 

@@ -64,7 +64,7 @@ final class Machine {
 
   /**
    * CPU-seconds a process's threads have used so far, by what they do: request handling (Vert.x event loops and
-   * workers), the JIT compiler, the garbage collector, the log writer, logging, and the rest. Threads that ended
+   * workers), the JIT compiler, the garbage collector, the log writer, the Kafka client, logging, and the rest. Threads that ended
    * are not counted, so compare two readings of a process whose threads live on.
    */
   static Map<String, Double> cpuSecondsByRole(long pid) {
@@ -103,6 +103,9 @@ final class Machine {
     }
     if (thread.startsWith("ark-broker-log")) {
       return "log writer";
+    }
+    if (thread.startsWith("kafka-") || thread.startsWith("vert.x-kafka")) {
+      return "Kafka client";
     }
     if (thread.startsWith("AsyncAppender")) {
       return "logging";

@@ -14,83 +14,138 @@ import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * First one broker on its embedded log and one replica on Kafka, one after the other in the same run,
- * with the same load, for the ratio of their throughputs. Then two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), the load
- * generator in this JVM, all on this machine: creates and answers per second at 32 concurrent
- * clients spread over both replicas, and how long an answer given on replica B takes to reach a
- * watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
- * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark} ({@code -Dbench.seconds=10}).
+ * First one broker on its embedded log and one replica on Kafka, one after the other in the same run, each
+ * loaded by the same {@link OutsideLoad} generator processes, for the ratio of their throughputs, cold and warm.
+ * Then two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), a generator process on
+ * each, all on this machine: create+answer pairs per second once warm, then how long an answer given on replica B
+ * takes to reach a watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
+ * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark}
+ * ({@code -Dbench.warmupPairs=10000 -Dbench.pairs=20000 -Dbench.settlingRounds=12}).
  */
 public final class ReplicaBenchmark {
   private static final int LATENCY_SAMPLES = 500;
-  private static final int SECONDS = Integer.getInteger("bench.seconds", 10);
-  private static final String LIMIT = "Kafka, the replicas and the load generator (in the benchmark's JVM) on the same cores";
+  private static final int GENERATORS = 2;
+  private static final int CLIENTS_PER_GENERATOR = 16;
+  /** Per generator: the cold figure; then rounds of {@link #PAIRS} until the JIT compilers are done. */
+  private static final int WARMUP_PAIRS = Integer.getInteger("bench.warmupPairs", 10_000);
+  private static final int PAIRS = Integer.getInteger("bench.pairs", 20_000);
+  private static final int SETTLING_ROUNDS = Integer.getInteger("bench.settlingRounds", 12);
 
   public static void main(String[] args) throws Exception {
     Vertx vertx = Vertx.vertx();
     Path work = Files.createTempDirectory("ark-bench-replicas");
-    Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(TestKafka.shared().cluster()));
-    environment.put("LOG_LEVEL", "WARN");
-    environment.put("ACCESS_LOG_LEVEL", "WARN");
-    CoreBenchmark.Result[] embedded = oneBroker(vertx, work.resolve("embedded"), Map.of("LOG_LEVEL", "WARN"));
-    CoreBenchmark.Result[] onKafka = oneBroker(vertx, work.resolve("one-replica"), environment);
-    System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores%n", Runtime.getRuntime().availableProcessors());
-    String[] names = {"creates", "answers"};
-    for (int i = 0; i < 2; i++) {
-      System.out.printf("%-9s embedded %6.0f req/s (%s), Kafka %6.0f req/s (%s): %.2fx%n", names[i],
-          embedded[i].perSecond(), embedded[i].latency().summary(), onKafka[i].perSecond(), onKafka[i].latency().summary(),
-          onKafka[i].perSecond() / embedded[i].perSecond());
-      ResultLine.print("1 replica on Kafka / embedded log, " + names[i], String.format("%.0f / %.0f req/s = %.2fx",
-          onKafka[i].perSecond(), embedded[i].perSecond(), onKafka[i].perSecond() / embedded[i].perSecond()), "≥ 0.8x", LIMIT);
+    TestKafka kafka = TestKafka.shared();
+    System.out.println("1 broker on its embedded log:");
+    OneBroker embedded = oneBroker(work.resolve("embedded"), Map.of("LOG_LEVEL", "WARN"), kafka);
+    System.out.println("1 replica on Kafka:");
+    OneBroker onKafka = oneBroker(work.resolve("one-replica"), replicaEnvironment(kafka), kafka);
+    System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores; %d generator processes x %d clients,"
+        + " each creating a question and answering it%n", Machine.cores(), GENERATORS, CLIENTS_PER_GENERATOR);
+    for (OneBroker run : List.of(embedded, onKafka)) {
+      System.out.printf("%-9s cold (first %,d pairs) %5.0f pairs/s; warm (after %d rounds of %,d) %5.0f pairs/s (create %s; answer %s), %d errors;"
+              + " CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", run == embedded ? "embedded" : "Kafka",
+          WARMUP_PAIRS * GENERATORS, run.coldPairsPerSecond(), run.settlingRounds(), PAIRS, run.warm().pairsPerSecond(), run.warm().creates().summary(),
+          run.warm().answers().summary(), run.warm().errors(), run.brokerCpu(), run.kafkaCpuText(), run.generatorCpu());
     }
+    double warmRatio = onKafka.warm().pairsPerSecond() / embedded.warm().pairsPerSecond();
+    double coldRatio = onKafka.coldPairsPerSecond() / embedded.coldPairsPerSecond();
+    System.out.printf("1 replica on Kafka / embedded log: warm %.2fx, cold %.2fx%n", warmRatio, coldRatio);
+    String ratioLimit = String.format("the broker, Kafka and %d generator processes share %d cores; broker + Kafka CPU-s per"
+        + " 10,000 pairs: embedded %.2f, Kafka %.2f + %s", GENERATORS, Machine.cores(), embedded.brokerCpu(),
+        onKafka.brokerCpu(), onKafka.kafkaCpuText());
+    ResultLine.print("1 replica on Kafka / embedded log, create+answer pairs, warm", String.format(
+        "%.0f / %.0f pairs/s = %.2fx", onKafka.warm().pairsPerSecond(), embedded.warm().pairsPerSecond(), warmRatio),
+        "≥ 0.8x", ratioLimit);
+    ResultLine.print(String.format("1 replica on Kafka / embedded log, cold (first %,d pairs)", WARMUP_PAIRS * GENERATORS),
+        String.format("%.0f / %.0f pairs/s = %.2fx", onKafka.coldPairsPerSecond(), embedded.coldPairsPerSecond(), coldRatio),
+        "–", ratioLimit);
+    Map<String, String> environment = replicaEnvironment(kafka);
     int portA = BrokerProcess.freePort();
     int portB = BrokerProcess.freePort();
     try (BrokerProcess a = BrokerProcess.start(work.resolve("a"), portA, environment);
          BrokerProcess b = BrokerProcess.start(work.resolve("b"), portB, environment)) {
-      HttpClient onA = client(vertx, portA);
-      HttpClient onB = client(vertx, portB);
-      ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
-      CoreBenchmark.run(List.of(onA, onB), "warm-up creates", 3, created, false);
-      created.clear();
-      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(onA, onB), "creates", SECONDS, created, false);
-      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(onA, onB), "answers", SECONDS, created, true);
-      Percentiles latency = answerOnBSeenOnA(onA, onB);
-      Percentiles taskLatency = answerOnBToTaskResultOnA(client(vertx, a.mcp.getPort()), onB);
-      System.out.printf("%n2 replicas, 1 Kafka broker, %d cores%n", Runtime.getRuntime().availableProcessors());
-      System.out.printf("%-9s %8.0f req/s   %s   (%d errors)%n", "creates", creates.perSecond(), creates.latency().summary(), creates.errors());
-      System.out.printf("%-9s %8.0f req/s   %s   (%d errors)%n", "answers", answers.perSecond(), answers.latency().summary(), answers.errors());
-      System.out.printf("answer on B -> watcher on A (%d answers, one at a time): %s%n", latency.count(), latency.summary());
-      System.out.printf("answer on B -> MCP tasks/result on A (%d answers, one at a time): %s%n", taskLatency.count(),
-          taskLatency.summary());
-      ResultLine.print("2 replicas: creates / answers, 32 clients", String.format("%.0f / %.0f req/s", creates.perSecond(),
-          answers.perSecond()), "–", LIMIT);
-      ResultLine.print("Answer on replica B to a watcher on A", latency.summary(), "p99 < 20 ms", LIMIT);
-      ResultLine.print("Answer on replica B to MCP tasks/result on A", taskLatency.summary(), "p99 < 20 ms", LIMIT);
+      Path samples = work.resolve("two-replicas");
+      try (OutsideLoad load = OutsideLoad.start(List.of(portA, portB), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS,
+          PAIRS, samples)) {
+        load.awaitWarm();
+        List<Long> measuredProcesses = new ArrayList<>(List.of(a.pid(), b.pid()));
+        kafka.pid().ifPresent(measuredProcesses::add);
+        System.out.println("2 replicas:");
+        int rounds = load.settle(measuredProcesses, SETTLING_ROUNDS);
+        OutsideLoad.Measured both = load.measure();
+        HttpClient onA = client(vertx, portA);
+        HttpClient onB = client(vertx, portB);
+        Percentiles latency = answerOnBSeenOnA(onA, onB);
+        Percentiles taskLatency = answerOnBToTaskResultOnA(client(vertx, a.mcp.getPort()), onB);
+        System.out.printf("%n2 replicas, 1 Kafka broker, %d cores, a generator process of %d clients on each, warm (after"
+            + " %d rounds of %,d pairs)%n", Machine.cores(), CLIENTS_PER_GENERATOR, rounds, PAIRS);
+        System.out.printf("%.0f create+answer pairs/s (create %s; answer %s), %d errors%n", both.pairsPerSecond(),
+            both.creates().summary(), both.answers().summary(), both.errors());
+        System.out.printf("answer on B -> watcher on A (%d answers, one at a time): %s%n", latency.count(), latency.summary());
+        System.out.printf("answer on B -> MCP tasks/result on A (%d answers, one at a time): %s%n", taskLatency.count(),
+            taskLatency.summary());
+        String limit = String.format("Kafka, the two replicas, %d generator processes and the answering benchmark share %d"
+            + " cores", GENERATORS, Machine.cores());
+        ResultLine.print("2 replicas: create+answer pairs, warm", String.format("%.0f pairs/s", both.pairsPerSecond()),
+            "–", limit);
+        ResultLine.print("Answer on replica B to a watcher on A, warm", latency.summary(), "p99 < 20 ms", limit);
+        ResultLine.print("Answer on replica B to MCP tasks/result on A, warm", taskLatency.summary(), "p99 < 20 ms", limit);
+      }
     } finally {
       vertx.close();
     }
   }
 
-  /** Creates, then answers, at 32 concurrent clients on one broker process started with {@code environment}. */
-  private static CoreBenchmark.Result[] oneBroker(Vertx vertx, Path dataDir, Map<String, String> environment) throws Exception {
+  /**
+   * One broker process started with {@code environment}, loaded by {@link OutsideLoad} processes: pairs per second
+   * while the JIT compilers of the broker (and of Kafka) are at work and after, with the CPU of every process
+   * involved per 10,000 warm pairs.
+   */
+  private static OneBroker oneBroker(Path dataDir, Map<String, String> environment, TestKafka kafka) throws Exception {
     int port = BrokerProcess.freePort();
-    try (BrokerProcess broker = BrokerProcess.start(dataDir, port, environment)) {
-      HttpClient http = client(vertx, port);
-      ConcurrentLinkedQueue<String> created = new ConcurrentLinkedQueue<>();
-      CoreBenchmark.run(List.of(http), "warm-up creates", 3, created, false);
-      created.clear();
-      CoreBenchmark.Result creates = CoreBenchmark.run(List.of(http), "creates", SECONDS, created, false);
-      CoreBenchmark.Result answers = CoreBenchmark.run(List.of(http), "answers", SECONDS, created, true);
-      http.close();
-      return new CoreBenchmark.Result[] {creates, answers};
+    try (BrokerProcess broker = BrokerProcess.start(dataDir, port, environment);
+         OutsideLoad load = OutsideLoad.start(List.of(port), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS, PAIRS, dataDir)) {
+      double coldSeconds = load.awaitWarm();
+      List<Long> measuredProcesses = new ArrayList<>(List.of(broker.pid()));
+      kafka.pid().ifPresent(measuredProcesses::add);
+      int rounds = load.settle(measuredProcesses, SETTLING_ROUNDS);
+      double brokerBefore = Machine.cpuSeconds(broker.pid());
+      double kafkaBefore = kafkaCpuSeconds(kafka);
+      double loadBefore = load.cpuSeconds();
+      OutsideLoad.Measured warm = load.measure();
+      double per10k = 10_000.0 / warm.pairs();
+      return new OneBroker(WARMUP_PAIRS * GENERATORS / coldSeconds, rounds, warm,
+          (Machine.cpuSeconds(broker.pid()) - brokerBefore) * per10k,
+          kafka.pid().isPresent() ? (kafkaCpuSeconds(kafka) - kafkaBefore) * per10k : Double.NaN,
+          (load.cpuSeconds() - loadBefore) * per10k);
+    }
+  }
+
+  /** Replicas of a cluster of their own (its own topics), quiet logs. */
+  private static Map<String, String> replicaEnvironment(TestKafka kafka) {
+    Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(kafka.cluster()));
+    environment.put("LOG_LEVEL", "WARN");
+    environment.put("ACCESS_LOG_LEVEL", "WARN");
+    return environment;
+  }
+
+  private static double kafkaCpuSeconds(TestKafka kafka) {
+    return kafka.pid().isPresent() ? Machine.cpuSeconds(kafka.pid().getAsLong()) : 0;
+  }
+
+  /** One broker's run: cold and warm throughput, and CPU-seconds per 10,000 warm pairs (Kafka's NaN if unknown). */
+  private record OneBroker(double coldPairsPerSecond, int settlingRounds, OutsideLoad.Measured warm, double brokerCpu, double kafkaCpu,
+                           double generatorCpu) {
+    String kafkaCpuText() {
+      return Double.isNaN(kafkaCpu) ? "unknown (in a container)" : String.format("%.2f", kafkaCpu);
     }
   }
 

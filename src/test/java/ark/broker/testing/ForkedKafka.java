@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -74,6 +75,11 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
   @Override
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
+  }
+
+  @Override
+  public synchronized OptionalLong pid() {
+    return process == null ? OptionalLong.empty() : OptionalLong.of(process.pid());
   }
 
   @Override

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.testcontainers.DockerClientFactory;
 
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 /**
@@ -20,6 +21,11 @@ public interface TestKafka {
 
   /** Kafka comes back where it was, with everything it had acknowledged. */
   void start() throws Exception;
+
+  /** The Kafka broker's process, where it is one on this machine (for its CPU time); empty in a container. */
+  default OptionalLong pid() {
+    return OptionalLong.empty();
+  }
 
   default Admin admin() {
     return Admin.create(Map.of("bootstrap.servers", bootstrapServers()));
