@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -130,16 +131,19 @@ final class LogBackedView<E, R> {
 
   /** Appends a record; completes, once this replica applied it, with what applying it came to. */
   Future<R> append(String key, E record) {
-    EncodedRecord encoded = new EncodedRecord(encode(record));
-    ownInFlight.put(encoded, record);
-    return ownWrites.await(timed(log.append(key, encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
+    return written(record, payload -> log.append(key, payload));
   }
 
   /** Ends {@code key}; {@code deletion} is the record for logs that keep no tombstones. */
   Future<R> remove(String key, E deletion) {
-    EncodedRecord encoded = new EncodedRecord(encode(deletion));
-    ownInFlight.put(encoded, deletion);
-    return ownWrites.await(timed(log.remove(key, encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
+    return written(deletion, payload -> log.remove(key, payload));
+  }
+
+  /** Writes {@code record} with {@code write}; completes with what applying it came to here. */
+  private Future<R> written(E record, Function<byte[], Future<Long>> write) {
+    EncodedRecord encoded = new EncodedRecord(encode(record));
+    ownInFlight.put(encoded, record);
+    return ownWrites.await(timed(write.apply(encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
   }
 
   /**

@@ -90,19 +90,11 @@ final class OutsideLoad implements AutoCloseable {
    */
   int settle(List<Long> processes, int maxRounds) throws IOException {
     for (int round = 1; round <= maxRounds; round++) {
-      double before = 0;
-      double jitBefore = 0;
-      for (long pid : processes) {
-        before += Machine.cpuSeconds(pid);
-        jitBefore += Machine.cpuSecondsByRole(pid).getOrDefault("JIT", 0.0);
-      }
+      double[] before = cpuAndJitSeconds(processes);
       Measured measured = measure();
-      double used = -before;
-      double jit = -jitBefore;
-      for (long pid : processes) {
-        used += Machine.cpuSeconds(pid);
-        jit += Machine.cpuSecondsByRole(pid).getOrDefault("JIT", 0.0);
-      }
+      double[] after = cpuAndJitSeconds(processes);
+      double used = after[0] - before[0];
+      double jit = after[1] - before[1];
       System.out.printf("  settling round %d: %.0f pairs/s, JIT %.0f%% of the measured processes' CPU%n", round,
           measured.pairsPerSecond(), 100 * jit / used);
       if (jit <= used / 10) {
@@ -110,6 +102,17 @@ final class OutsideLoad implements AutoCloseable {
       }
     }
     return maxRounds;
+  }
+
+  /** The CPU-seconds {@code processes} have used so far, and the part of it their JIT compilers used. */
+  private static double[] cpuAndJitSeconds(List<Long> processes) {
+    double cpu = 0;
+    double jit = 0;
+    for (long pid : processes) {
+      cpu += Machine.cpuSeconds(pid);
+      jit += Machine.cpuSecondsByRole(pid).getOrDefault("JIT", 0.0);
+    }
+    return new double[] {cpu, jit};
   }
 
   /** The CPU the generator processes have used so far. */

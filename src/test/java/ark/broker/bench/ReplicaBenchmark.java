@@ -76,10 +76,8 @@ public final class ReplicaBenchmark {
       try (OutsideLoad load = OutsideLoad.start(List.of(portA, portB), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS,
           PAIRS, samples)) {
         load.awaitWarm();
-        List<Long> measuredProcesses = new ArrayList<>(List.of(a.pid(), b.pid()));
-        kafka.pid().ifPresent(measuredProcesses::add);
         System.out.println("2 replicas:");
-        int rounds = load.settle(measuredProcesses, SETTLING_ROUNDS);
+        int rounds = load.settle(withKafka(kafka, a.pid(), b.pid()), SETTLING_ROUNDS);
         OutsideLoad.Measured both = load.measure();
         HttpClient onA = client(vertx, portA);
         HttpClient onB = client(vertx, portB);
@@ -114,9 +112,7 @@ public final class ReplicaBenchmark {
     try (BrokerProcess broker = BrokerProcess.start(dataDir, port, environment);
          OutsideLoad load = OutsideLoad.start(List.of(port), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS, PAIRS, dataDir)) {
       double coldSeconds = load.awaitWarm();
-      List<Long> measuredProcesses = new ArrayList<>(List.of(broker.pid()));
-      kafka.pid().ifPresent(measuredProcesses::add);
-      int rounds = load.settle(measuredProcesses, SETTLING_ROUNDS);
+      int rounds = load.settle(withKafka(kafka, broker.pid()), SETTLING_ROUNDS);
       double brokerBefore = Machine.cpuSeconds(broker.pid());
       double kafkaBefore = kafkaCpuSeconds(kafka);
       double loadBefore = load.cpuSeconds();
@@ -124,7 +120,7 @@ public final class ReplicaBenchmark {
       double per10k = 10_000.0 / warm.pairs();
       return new OneBroker(WARMUP_PAIRS * GENERATORS / coldSeconds, rounds, warm,
           (Machine.cpuSeconds(broker.pid()) - brokerBefore) * per10k,
-          kafka.pid().isPresent() ? (kafkaCpuSeconds(kafka) - kafkaBefore) * per10k : Double.NaN,
+          (kafkaCpuSeconds(kafka) - kafkaBefore) * per10k,
           (load.cpuSeconds() - loadBefore) * per10k);
     }
   }
@@ -137,8 +133,16 @@ public final class ReplicaBenchmark {
     return environment;
   }
 
+  /** The brokers' processes and Kafka's, where it is a process here: those whose JIT compilers a warm run waits for. */
+  private static List<Long> withKafka(TestKafka kafka, Long... brokers) {
+    List<Long> processes = new ArrayList<>(List.of(brokers));
+    kafka.pid().ifPresent(processes::add);
+    return processes;
+  }
+
+  /** Kafka's CPU-seconds so far; NaN where it is not a process here (a container). */
   private static double kafkaCpuSeconds(TestKafka kafka) {
-    return kafka.pid().isPresent() ? Machine.cpuSeconds(kafka.pid().getAsLong()) : 0;
+    return kafka.pid().isPresent() ? Machine.cpuSeconds(kafka.pid().getAsLong()) : Double.NaN;
   }
 
   /** One broker's run: cold and warm throughput, and CPU-seconds per 10,000 warm pairs (Kafka's NaN if unknown). */
