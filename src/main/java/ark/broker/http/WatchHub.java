@@ -68,8 +68,14 @@ final class WatchHub {
     return watchers.size();
   }
 
-  /** Queues the fan-out behind the changes already waiting on this event loop, so it takes them along. */
+  /**
+   * Queues the fan-out behind the changes already waiting on this event loop, so it takes them along. With no
+   * stream open here there is nobody to encode the change for (every HTTP event loop has a hub of its own).
+   */
   private void enqueue(QuestionChange change) {
+    if (watchers.isEmpty()) {
+      return;
+    }
     unsent.add(change);
     if (unsent.size() == 1) {
       context.runOnContext(go -> broadcast());

@@ -175,7 +175,13 @@ public final class ConnectionLimits implements Shareable {
       timer = vertx.setTimer(TimeUnit.SECONDS.toMillis(seconds), fired -> check());
     }
 
+    /**
+     * A request began. Those that ended are let go here, not only when the timer looks: a kept-alive
+     * connection busy for a whole idle timeout would otherwise hold every request it served meanwhile
+     * (each with its body and routing state), hundreds of thousands under load.
+     */
     void requested(HttpServerResponse response) {
+      running.removeIf(HttpServerResponse::ended);
       running.add(response);
       waitingSince = -1;
       servedOne = true;

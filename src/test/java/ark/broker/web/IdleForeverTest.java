@@ -6,11 +6,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,32 +25,13 @@ class IdleForeverTest {
   @Test
   void aKeptAliveConnectionWaitsForItsNextRequestAsLongAsItLikes() throws Exception {
     try (Socket socket = new Socket(broker.base.getHost(), broker.base.getPort())) {
-      assertThat(exchange(socket)).startsWith("HTTP/1.1 200");
+      assertThat(RawHttp.exchange(socket, HEALTH)).startsWith("HTTP/1.1 200");
 
       socket.setSoTimeout((HEADER_SECONDS * 2 + 1) * 1000);
       assertThatThrownBy(() -> socket.getInputStream().read()).as("still open, nothing sent, well past the header timeout")
           .isInstanceOf(SocketTimeoutException.class);
 
-      assertThat(exchange(socket)).startsWith("HTTP/1.1 200");
+      assertThat(RawHttp.exchange(socket, HEALTH)).startsWith("HTTP/1.1 200");
     }
-  }
-
-  /** Sends the request and reads its whole answer (headers and Content-Length body), leaving the connection open. */
-  private static String exchange(Socket socket) throws IOException {
-    socket.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
-    InputStream in = socket.getInputStream();
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int read = in.read();
-      if (read < 0) {
-        throw new IOException("closed after: " + head);
-      }
-      head.append((char) read);
-    }
-    String lower = head.toString().toLowerCase();
-    int at = lower.indexOf("content-length:");
-    int length = at < 0 ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
-    in.readNBytes(length);
-    return head.toString();
   }
 }
