@@ -13,7 +13,7 @@ import java.util.Map;
  * read from {@code /proc/<pid>/stat}, with the broker as users run it ({@code java -jar}, default
  * configuration, fsync on) and the load from {@link LoadGenerator} processes of their own. Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.CpuBenchmark}; tune with
- * {@code -Dbench.generators=2 -Dbench.clients=16 -Dbench.pairs=20000 -Dbench.warmupPairs=25000 -Dbench.settlingRounds=8}; {@code -Dbroker.jar=other/ark-broker.jar}
+ * {@code -Dbench.generators=2 -Dbench.clients=16 -Dbench.pairs=60000 -Dbench.warmupPairs=25000 -Dbench.settlingRounds=8}; {@code -Dbroker.jar=other/ark-broker.jar}
  * measures another build's broker the same way. The broker's CPU is printed for the warm-up (cold: the JIT compiler
  * at work) and for the measured pairs (warm: after rounds of them until the JIT compiler took at most a tenth of
  * the broker's CPU), each split by what its threads do.
@@ -24,7 +24,8 @@ public final class CpuBenchmark {
   public static void main(String[] args) throws Exception {
     int generators = Integer.getInteger("bench.generators", 2);
     int clients = Integer.getInteger("bench.clients", 16);
-    int pairs = Integer.getInteger("bench.pairs", 20_000);
+    // Long enough (10-20 s) that the garbage collector's cycles average out instead of landing in or out of the window.
+    int pairs = Integer.getInteger("bench.pairs", 60_000);
     // Until the JIT compiler is done: after 5,000 pairs per generator it still took 40% of the broker's CPU.
     int warmupPairs = Integer.getInteger("bench.warmupPairs", 25_000);
     String loadBeforeRun = Machine.loadAverage();
