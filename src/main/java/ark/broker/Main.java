@@ -33,6 +33,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -72,12 +73,27 @@ public final class Main {
       }
     }, "ark-broker-shutdown"));
     ConfigLoader.load(vertx, System.getenv())
+        .compose(Main::afterWarmUp)
         .compose(config -> start(vertx, config))
         .onFailure(failure -> {
           LOG.error("Ark Broker failed to start: {}", failure.getMessage());
           // Not on the event loop: exiting runs the shutdown hook, which needs the event loop to close Vert.x.
           new Thread(() -> System.exit(1), "ark-broker-exit").start();
         });
+  }
+
+  /** Completes with {@code config} once {@link StartupWarmUp} has run: on a thread of its own, as it waits on futures. */
+  private static Future<JsonObject> afterWarmUp(JsonObject config) {
+    Promise<JsonObject> warmedUp = Promise.promise();
+    new Thread(() -> {
+      try {
+        StartupWarmUp.run(config);
+        warmedUp.complete(config);
+      } catch (RuntimeException e) {
+        warmedUp.fail(e);
+      }
+    }, "ark-broker-warm-up").start();
+    return warmedUp.future();
   }
 
   /**

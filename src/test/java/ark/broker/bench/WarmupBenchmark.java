@@ -1,5 +1,6 @@
 package ark.broker.bench;
 
+import ark.broker.ConfigLoader;
 import ark.broker.testing.BrokerProcess;
 
 import java.nio.file.Files;
@@ -12,9 +13,9 @@ import java.util.Map;
 /**
  * Warm-up: REST create+answer pairs per second in the first 10 s after a fresh broker process is ready,
  * against a later 10 s window of the same run, from a {@link WindowedLoad} process that was itself
- * warmed on a throwaway broker first. Each variant is a fresh {@code java -jar} (fsync on): as shipped,
- * and with an AppCDS archive made by a training run ({@code -XX:ArchiveClassesAtExit}, then
- * {@code -XX:SharedArchiveFile}). Run with
+ * warmed on a throwaway broker first. Each variant is a fresh {@code java -jar} (fsync on): without the broker's
+ * start-up warm-up ({@code warmUp.seconds} 0), as shipped (its default), and as shipped with an AppCDS archive made by
+ * a training run ({@code -XX:ArchiveClassesAtExit}, then {@code -XX:SharedArchiveFile}). Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.WarmupBenchmark}; tune with
  * {@code -Dbench.runSeconds=60 -Dbench.clients=16 -Dbench.rounds=1}; {@code -Dbench.extraJavaOptions=-XX:TieredStopAtLevel=1}
  * adds a variant with the archive and those JVM options.
@@ -31,17 +32,21 @@ public final class WarmupBenchmark {
     Path archive = work.resolve("ark-broker.jsa");
     try (JavaProcess load = JavaProcess.start("256m", WindowedLoad.class, "127.0.0.1", Integer.toString(clients))) {
       // The training run makes the archive and warms the generator's JVM.
-      double trained = run(load, work.resolve("train"), Map.of("JAVA_TOOL_OPTIONS", "-XX:ArchiveClassesAtExit=" + archive),
-          quick ? 10 : 20).readySeconds;
+      Map<String, String> asShipped = Map.of("WARM_UP_SECONDS", Integer.toString(
+          ConfigLoader.bundledDefaults().getJsonObject("warmUp").getInteger("seconds")));
+      double trained = run(load, work.resolve("train"), with(asShipped, "JAVA_TOOL_OPTIONS",
+          "-XX:ArchiveClassesAtExit=" + archive), quick ? 10 : 20).readySeconds;
       System.out.printf("training run (ready in %.2f s) wrote %s: %s%n", trained, archive,
           Files.exists(archive) ? Files.size(archive) / 1024 + " KiB" : "NO ARCHIVE");
       Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-      variants.put("as shipped", Map.of());
+      variants.put("no warm-up", Map.of("WARM_UP_SECONDS", "0"));
+      variants.put("as shipped", asShipped);
       if (Files.exists(archive)) {
-        variants.put("AppCDS archive", Map.of("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive));
+        variants.put("as shipped, AppCDS archive", with(asShipped, "JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive));
         String extra = System.getProperty("bench.extraJavaOptions", "");
         if (!extra.isBlank()) {
-          variants.put("AppCDS archive, " + extra, Map.of("JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive + " " + extra));
+          variants.put("as shipped, AppCDS archive, " + extra,
+              with(asShipped, "JAVA_TOOL_OPTIONS", "-XX:SharedArchiveFile=" + archive + " " + extra));
         }
       }
       for (int round = 1; round <= rounds; round++) {
@@ -52,6 +57,12 @@ public final class WarmupBenchmark {
         }
       }
     }
+  }
+
+  private static Map<String, String> with(Map<String, String> environment, String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(environment);
+    more.put(name, value);
+    return more;
   }
 
   /** One fresh broker driven for {@code seconds} from the moment it is ready. */
