@@ -44,8 +44,8 @@ final class StartupWarmUp {
 
   /**
    * Blocks for about {@code warmUp.seconds} of {@code config} and returns the create+answer pairs it served; returns
-   * 0 at once when that is 0. A worker thread's work: Vert.x warns of a worker blocked longer than a minute, hence
-   * at most 60.
+   * 0 at once when that is 0. At most 60: beyond a minute the compiler has long caught up, and a start should not
+   * wait longer for it.
    */
   static long run(JsonObject config) {
     int seconds = config.getJsonObject("warmUp").getInteger("seconds");
@@ -90,11 +90,17 @@ final class StartupWarmUp {
     }
   }
 
-  /** The broker's own configuration, everything that reaches outside the process turned off. */
-  static JsonObject throwaway(JsonObject config, Path dataDir) {
+  /**
+   * The broker's own configuration, everything that reaches outside the process turned off, and the limits that
+   * would refuse the warm-up's own clients (allowed hosts, connections per address) opened for loopback.
+   */
+  private static JsonObject throwaway(JsonObject config, Path dataDir) {
     JsonObject copy = config.copy();
-    copy.getJsonObject("http").put("host", "127.0.0.1").put("port", 0).put("accessLog", false);
-    copy.getJsonObject("mcp").put("host", "127.0.0.1").put("port", 0);
+    for (String port : List.of("http", "mcp")) {
+      copy.getJsonObject(port).put("host", "127.0.0.1").put("port", 0)
+          .put("allowedHosts", new JsonArray().add("127.0.0.1")).put("maxConnections", 1000).put("maxConnectionsPerClient", 1000);
+    }
+    copy.getJsonObject("http").put("accessLog", false);
     copy.getJsonObject("store").put("dataDir", dataDir.toString()).put("fsync", false);
     copy.getJsonObject("kafka").put("bootstrapServers", "");
     copy.getJsonObject("kube").put("enabled", "false");

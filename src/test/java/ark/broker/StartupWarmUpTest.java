@@ -1,6 +1,7 @@
 package ark.broker;
 
 import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,7 @@ class StartupWarmUpTest {
   private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
 
   @Test
-  void servesCreatesAndAnswersWithoutTouchingTheRealDataOrItsChannels(@TempDir Path temp) throws Exception {
+  void servesCreatesAndAnswersUnderTheRealLimitsWithoutTouchingItsDataOrChannels(@TempDir Path temp) throws Exception {
     AtomicInteger webhookCalls = new AtomicInteger();
     HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     webhook.createContext("/", exchange -> {
@@ -35,6 +36,9 @@ class StartupWarmUpTest {
       JsonObject config = ConfigLoader.bundledDefaults();
       config.getJsonObject("warmUp").put("seconds", 1);
       config.getJsonObject("store").put("dataDir", realData.toString());
+      // What a deployment behind a proxy sets, which would refuse the warm-up's own loopback clients.
+      config.getJsonObject("http").put("allowedHosts", new JsonArray().add("broker.example.com"))
+          .put("maxConnectionsPerClient", 2);
       config.getJsonObject("channels").getJsonObject("webhook").put("enabled", true)
           .put("url", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook").put("secret", "s3cret-s3cret");
 
