@@ -160,9 +160,6 @@ final class StartupWarmUp {
   }
 
   private static void deleteQuietly(Path dir) {
-    if (dir == null) {
-      return;
-    }
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
