@@ -3,7 +3,9 @@ package ark.broker;
 import ark.broker.auth.AuthSettings;
 import ark.broker.auth.Authenticators;
 import ark.broker.bus.BusCodecs;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.Addresses;
+import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
@@ -132,21 +134,23 @@ public final class Main {
     JsonObject kafka = config.getJsonObject("kafka");
     // Kafka configured means replicas: both logs, the worker election and the log line follow this one decision.
     boolean replicated = !kafka.getString("bootstrapServers").isBlank();
-    // Every room reaches the store through this one client, so all wait for it equally long.
-    StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
+    // Every room reaches the stores through these clients, so all wait for them equally long.
+    QuestionStore questionStore = Addresses.QUESTION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
+    McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),
+        storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
         Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation"))));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
-      HttpVerticle verticle = new HttpVerticle(httpSettings, storeClient, authenticators, meters);
+      HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, authenticators, meters);
       httpVerticles.add(verticle);
       return verticle;
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
 
     Future<String> channelsDeployed = vertx.deployVerticle(new ChannelVerticle(
-        ChannelSettings.from(config.getJsonObject("channels")), storeClient, !authenticators.isOpen(), Clock.systemUTC()));
+        ChannelSettings.from(config.getJsonObject("channels")), questionStore, !authenticators.isOpen(), Clock.systemUTC()));
 
     // After the store: the worker group follows the questions topic, which the store creates if missing.
     Future<String> workerDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(replicated
@@ -156,14 +160,14 @@ public final class Main {
     Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
         eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(),
         mcpSettings.maxSessions(), budgets, Clock.systemUTC(), meters));
-    McpVerticle mcpVerticle = new McpVerticle(mcpSettings, storeClient, authenticators, Clock.systemUTC(), meters,
+    McpVerticle mcpVerticle = new McpVerticle(mcpSettings, questionStore, sessionStore, authenticators, Clock.systemUTC(), meters,
         extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.
     KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube"));
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
-        new QueryStatusVerticle(kubeSettings, storeClient, meters)));
+        new QueryStatusVerticle(kubeSettings, questionStore, meters)));
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);

@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param actingFor the {@code ark://agents/...} the principal acts for, or {@code null} when it acts as itself
  * @param address   the client's network address, or {@code null} (the broker's own work)
  * @param userAgent the client's {@code User-Agent}, or {@code null}
+ * @param requestId the id of the HTTP or MCP request it makes, which every room's log lines about it carry; or
+ *                  {@code null} (the broker's own work)
  */
-public record Actor(Principal principal, String actingFor, String address, String userAgent) {
+public record Actor(Principal principal, String actingFor, String address, String userAgent, String requestId) {
   /** The broker's own work (expiry, delivery, Query status): it may read and record everything. */
   public static final Actor BROKER = as(new Principal(PrincipalKind.ADMIN, Principal.USERS + "system:broker",
       List.of(), AuthMethod.INTERNAL));
@@ -27,7 +29,7 @@ public record Actor(Principal principal, String actingFor, String address, Strin
   }
 
   public Actor(Principal principal, String actingFor) {
-    this(principal, actingFor, null, null);
+    this(principal, actingFor, null, null, null);
   }
 
   public static Actor as(Principal principal) {
@@ -36,7 +38,17 @@ public record Actor(Principal principal, String actingFor, String address, Strin
 
   /** The same actor, with where its request came from. */
   public Actor from(String clientAddress, String clientUserAgent) {
-    return new Actor(principal, actingFor, clientAddress, clientUserAgent);
+    return new Actor(principal, actingFor, clientAddress, clientUserAgent, requestId);
+  }
+
+  /** The same actor, making the request {@code id}. */
+  public Actor inRequest(String id) {
+    return new Actor(principal, actingFor, address, userAgent, id);
+  }
+
+  /** What a log line about this actor's request ends with: the request's id, or nothing. */
+  public String logSuffix() {
+    return requestId == null ? "" : " [request " + requestId + "]";
   }
 
   public boolean impersonating() {
@@ -56,6 +68,4 @@ public record Actor(Principal principal, String actingFor, String address, Strin
     return new Attribution(principal.name(), principal.kind().wireName(), principal.method().wireName(), actingFor,
         address, userAgent);
   }
-
-
 }

@@ -1,7 +1,5 @@
 package ark.broker.bus;
 
-import ark.broker.question.Question;
-import ark.broker.question.QuestionPage;
 import io.vertx.core.eventbus.EventBus;
 
 import java.util.List;
@@ -9,13 +7,8 @@ import java.util.List;
 /** Registers the codecs of every message type once per Vert.x instance. */
 public final class BusCodecs {
   private static final List<Class<?>> TYPES = List.of(
-      Messages.CreateQuestion.class, Messages.Created.class, Messages.AnswerQuestion.class,
-      Messages.CancelQuestion.class, Messages.GetQuestion.class, Messages.ListQuestions.class,
-      Messages.ChangesSince.class, Messages.Changes.class, Messages.QuestionChange.class,
-      Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class,
-      Messages.SessionRecord.class, Messages.StartSession.class, Messages.GetSession.class, Messages.DeleteSession.class,
-      Messages.InboundRequest.class, Messages.InboundResponse.class, Question.class,
-      QuestionPage.class);
+      BusContract.Call.class, BusContract.Result.class, Messages.QuestionChange.class, Messages.WorkerStatus.class,
+      Messages.SessionRecord.class, Messages.InboundRequest.class, Messages.InboundResponse.class);
 
   private BusCodecs() {
   }

@@ -1,50 +1,20 @@
 package ark.broker.bus;
 
-import ark.broker.auth.Actor;
-import ark.broker.auth.Principal;
-import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
-import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionFilter;
-import ark.broker.question.QuestionOrder;
-import ark.broker.question.Reply;
 import io.vertx.core.buffer.Buffer;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/**
- * The bodies sent over the event bus. All immutable, so they pass between verticles by reference. Every request
- * to the store names its {@link Actor}: the store decides what that actor may see and do.
- */
+/** The values sent over the event bus besides the services' arguments. All immutable, so they pass by reference. */
 public final class Messages {
   private Messages() {
   }
 
-  public record CreateQuestion(Actor actor, NewQuestion request) {
-  }
-
   /** @param created false when the request named a question that already existed (idempotent replay) */
   public record Created(Question question, boolean created) {
-  }
-
-  public record AnswerQuestion(Actor actor, String id, Reply reply, String answeredBy) {
-  }
-
-  /** @param reason why it is withdrawn or declined, for its history; or null */
-  public record CancelQuestion(Actor actor, String id, String reason) {
-  }
-
-  public record GetQuestion(Actor actor, String id) {
-  }
-
-  public record ListQuestions(Actor actor, QuestionFilter filter, QuestionOrder order, int limit, String continueToken) {
-  }
-
-  /** The first {@code limit} changes the actor may see after position {@code after}, in order; fails with GONE when they are no longer retained. */
-  public record ChangesSince(Actor actor, long after, int limit) {
   }
 
   /**
@@ -80,25 +50,6 @@ public final class Messages {
    * @param document the session as JSON text, or null when the session ended
    */
   public record SessionRecord(String id, String document) {
-  }
-
-  /**
-   * A session that {@code initialize} just started: it counts against the limit of sessions in total and against
-   * its owner's budget of sessions.
-   *
-   * @param owner the principal that initialized it
-   */
-  public record StartSession(Principal owner, String id, String document) {
-  }
-
-  public record GetSession(String id) {
-  }
-
-  public record DeleteSession(String id) {
-  }
-
-  /** Records that a channel showed a question to people; the same channel and ref replace the earlier record. */
-  public record RecordDelivery(Actor actor, String id, Delivery delivery) {
   }
 
   /**

@@ -9,7 +9,7 @@ import io.vertx.core.eventbus.ReplyFailure;
 
 /**
  * Why the store refused a request or could not answer it. The store replies with the reason's code;
- * {@link StoreClient} turns every failed request into one of these, so each surface translates one type
+ * {@link BusContract}'s clients turn every failed request into one of these, so each surface translates one type
  * once at its edge (REST to a status, MCP to a JSON-RPC error, channels to their reply).
  */
 public final class StoreFailure extends RuntimeException {

@@ -7,7 +7,7 @@ import ark.broker.auth.Principal;
 import ark.broker.auth.PrincipalKind;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.InboundResponse;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
@@ -38,24 +38,22 @@ public final class Answering {
   private static final Principal BROKER_FOR_A_PERSON = new Principal(PrincipalKind.ADMIN,
       Actor.BROKER.principal().name(), List.of(), AuthMethod.CHANNEL);
 
-  private final StoreClient store;
-  private final StoreClient reader;
+  private final QuestionStore store;
   private final boolean onlyRecipients;
 
-  Answering(StoreClient store, boolean onlyRecipients) {
+  Answering(QuestionStore store, boolean onlyRecipients) {
     this.store = store;
-    this.reader = store.as(Actor.BROKER);
     this.onlyRecipients = onlyRecipients;
   }
 
   public Future<Question> question(String id, String requestId) {
-    return refusedAsProblem(reader.forRequest(requestId).get(id));
+    return refusedAsProblem(store.get(Actor.BROKER.inRequest(requestId), id));
   }
 
   /** Every pending question, for a channel that must find which of them a reply is about. */
   public Future<List<Question>> pending(String requestId) {
     List<Question> found = new ArrayList<>();
-    return refusedAsProblem(reader.forRequest(requestId).forEach(PENDING, found::add).map(done -> found));
+    return refusedAsProblem(store.forEach(Actor.BROKER.inRequest(requestId), PENDING, found::add).map(done -> found));
   }
 
   /**
@@ -77,8 +75,8 @@ public final class Answering {
     if (notAllowed != null) {
       return Future.failedFuture(notAllowed);
     }
-    return refusedAsProblem(store.as(actorFor(question, user)).forRequest(requestId)
-        .answer(question.id(), reply, user.identity()));
+    return refusedAsProblem(store.answer(actorFor(question, user).inRequest(requestId), question.id(), reply,
+        user.identity()));
   }
 
   /**
@@ -105,7 +103,7 @@ public final class Answering {
     Principal principal = onlyRecipients && addressedToPeople(question)
         ? new Principal(PrincipalKind.HUMAN, user.identity(), user.teams(), AuthMethod.CHANNEL)
         : BROKER_FOR_A_PERSON;
-    return new Actor(principal, null, null, user.account());
+    return new Actor(principal, null, null, user.account(), null);
   }
 
   private static boolean addressedToPeople(Question question) {

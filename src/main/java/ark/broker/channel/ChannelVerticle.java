@@ -1,11 +1,10 @@
 package ark.broker.channel;
 
-import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.InboundRequest;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure.Reason;
 import ark.broker.bus.WorkerRole;
 import ark.broker.channel.email.EmailChannel;
@@ -36,7 +35,7 @@ public final class ChannelVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ChannelVerticle.class);
 
   private final ChannelSettings settings;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final Clock clock;
   private final Answering answering;
   private final boolean onlyRecipients;
@@ -46,11 +45,11 @@ public final class ChannelVerticle extends VerticleBase {
   private Dispatcher dispatcher;
 
   /** @param authOn whether the broker authenticates its callers; {@code channels.onlyRecipientsMayAnswer: auto} follows it */
-  public ChannelVerticle(ChannelSettings settings, StoreClient store, boolean authOn, Clock clock) {
+  public ChannelVerticle(ChannelSettings settings, QuestionStore store, boolean authOn, Clock clock) {
     this.onlyRecipients = settings.onlyRecipientsMayAnswer().applies(authOn);
     this.answering = new Answering(store, onlyRecipients);
     this.settings = settings;
-    this.store = store.as(Actor.BROKER);
+    this.store = store;
     this.clock = clock;
   }
 

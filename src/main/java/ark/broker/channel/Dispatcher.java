@@ -1,7 +1,8 @@
 package ark.broker.channel;
 
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.StoreClient;
+import ark.broker.auth.Actor;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.StoreFailure.Reason;
 import ark.broker.question.Delivery;
@@ -42,7 +43,7 @@ final class Dispatcher {
   private static final int REMEMBERED = 100_000;
 
   private final Vertx vertx;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final Destinations destinations;
   private final Backoff backoff;
   private final Clock clock;
@@ -63,14 +64,14 @@ final class Dispatcher {
   private record Job(String questionId, Destination destination) {
   }
 
-  Dispatcher(Vertx vertx, StoreClient store, Destinations destinations, Backoff backoff, long resyncMillis, Clock clock) {
+  Dispatcher(Vertx vertx, QuestionStore store, Destinations destinations, Backoff backoff, long resyncMillis, Clock clock) {
     this.vertx = vertx;
     this.store = store;
     this.destinations = destinations;
     this.backoff = backoff;
     this.clock = clock;
     this.scan = new PeriodicPass(vertx, "Channel delivery pass", resyncMillis, backoff,
-        () -> store.forEach(QuestionFilter.ALL, question -> consider(question, destinations.of(question))));
+        () -> store.forEach(Actor.BROKER, QuestionFilter.ALL, question -> consider(question, destinations.of(question))));
   }
 
   /** This process became the worker: go through every question, then follow the changes. */
@@ -152,7 +153,7 @@ final class Dispatcher {
 
   /** One destination's work for one question, decided on the question as the store has it now. */
   private Future<Void> deliver(Job job) {
-    return fromStore(store.get(job.questionId()))
+    return fromStore(store.get(Actor.BROKER, job.questionId()))
         .compose(question -> deliver(question, job.destination())
             .onFailure(failure -> reportFailure(question, job.destination(), failure)));
   }
@@ -231,7 +232,7 @@ final class Dispatcher {
   }
 
   private Future<Question> record(String questionId, Delivery delivery) {
-    return fromStore(store.recordDelivery(questionId, delivery));
+    return fromStore(store.recordDelivery(Actor.BROKER, questionId, delivery));
   }
 
   /** The store not answering is worth waiting for; a question it does not know is not. */

@@ -29,7 +29,8 @@ final class Authentication implements Handler<RoutingContext> {
     authenticators.authenticate(ctx.vertx(), ctx.request().getHeader("Authorization"), ctx.request().getHeader(AGENT_HEADER))
         .onSuccess(actor -> {
           SocketAddress client = ctx.request().remoteAddress();
-          ctx.put(ACTOR, actor.from(client == null ? null : client.hostAddress(), ctx.request().getHeader("User-Agent")));
+          ctx.put(ACTOR, actor.from(client == null ? null : client.hostAddress(), ctx.request().getHeader("User-Agent"))
+              .inRequest(RequestLog.requestId(ctx)));
           ctx.request().resume();
           ctx.next();
         })

@@ -1,7 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.auth.Authenticators;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.web.ConnectionLimits;
 import ark.broker.web.HostPolicy;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -22,13 +22,13 @@ import io.vertx.ext.web.handler.StaticHandler;
  */
 public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final Authenticators authenticators;
   private final PrometheusMeterRegistry meters;
   private final WatchHub hub = new WatchHub();
   private HttpServer server;
 
-  public HttpVerticle(HttpSettings settings, StoreClient store, Authenticators authenticators,
+  public HttpVerticle(HttpSettings settings, QuestionStore store, Authenticators authenticators,
                       PrometheusMeterRegistry meters) {
     this.settings = settings;
     this.store = store;

@@ -3,7 +3,7 @@ package ark.broker.http;
 import ark.broker.auth.Actor;
 import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionJson;
@@ -21,7 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** The {@code /questions} resource (list, watch, create, read, answer, cancel, history), the caller and the audit trail. */
-record QuestionRoutes(StoreClient store, WatchHub hub) {
+record QuestionRoutes(QuestionStore store, WatchHub hub) {
   private static final long RETRY_MILLIS = 2000;
 
   void list(RoutingContext ctx) {
@@ -30,7 +30,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
       watch(ctx, request);
       return;
     }
-    failOn(ctx, store(ctx).list(request.filter(), request.order(), request.limit(), request.continueToken()))
+    failOn(ctx, store.list(Authentication.actor(ctx), request.filter(), request.order(), request.limit(), request.continueToken()))
         .onSuccess(page -> {
           ObjectNode body = QuestionJson.MAPPER.createObjectNode();
           body.put("resourceVersion", page.resourceVersion());
@@ -44,7 +44,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
 
   void create(RoutingContext ctx) {
     JsonNode body = readBody(ctx);
-    failOn(ctx, store(ctx).create(QuestionRequests.create(body)))
+    failOn(ctx, store.create(Authentication.actor(ctx), QuestionRequests.create(body)))
         .onSuccess(created -> {
           Question question = created.question();
           json(ctx.response()
@@ -54,18 +54,18 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
   }
 
   void get(RoutingContext ctx) {
-    failOn(ctx, store(ctx).get(ctx.pathParam("id")))
+    failOn(ctx, store.get(Authentication.actor(ctx), ctx.pathParam("id")))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
   void answer(RoutingContext ctx) {
     QuestionRequests.Answer answer = QuestionRequests.answer(readBody(ctx));
-    failOn(ctx, store(ctx).answer(ctx.pathParam("id"), answer.reply(), answer.answeredBy()))
+    failOn(ctx, store.answer(Authentication.actor(ctx), ctx.pathParam("id"), answer.reply(), answer.answeredBy()))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
   void cancel(RoutingContext ctx) {
-    failOn(ctx, store(ctx).cancel(ctx.pathParam("id"), ctx.queryParams().get("reason")))
+    failOn(ctx, store.cancel(Authentication.actor(ctx), ctx.pathParam("id"), ctx.queryParams().get("reason")))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 
@@ -84,8 +84,8 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
     if (request.resourceVersion() == null) {
       return;
     }
-    StoreClient forRequest = store(ctx);
-    watcher.catchUp(after -> forRequest.changesSince(after, Watcher.HISTORY_PAGE), hub::frameOf)
+    Actor actor = Authentication.actor(ctx);
+    watcher.catchUp(after -> store.changesSince(actor, after, Watcher.HISTORY_PAGE), hub::frameOf)
         .onFailure(failure -> {
           hub.remove(watcher);
           int code = StoreFailure.of(failure).reason().code;
@@ -107,7 +107,7 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
 
   /** {@code GET /questions/{id}/events}: the question's history, who did what and when. */
   void events(RoutingContext ctx) {
-    failOn(ctx, store(ctx).get(ctx.pathParam("id"))).onSuccess(question -> {
+    failOn(ctx, store.get(Authentication.actor(ctx), ctx.pathParam("id"))).onSuccess(question -> {
       ObjectNode body = QuestionJson.MAPPER.createObjectNode();
       body.put("question", question.id());
       body.set("items", QuestionJson.MAPPER.valueToTree(question.history()));
@@ -125,15 +125,10 @@ record QuestionRoutes(StoreClient store, WatchHub hub) {
       throw new HttpProblem(403, "only admins may read the audit trail");
     }
     long since = AuditTrail.since(ctx.queryParams().get("since"));
-    StoreClient forRequest = store(ctx);
-    failOn(ctx, forRequest.changesSince(since, Watcher.HISTORY_PAGE)).onSuccess(first -> {
+    failOn(ctx, store.changesSince(actor, since, Watcher.HISTORY_PAGE)).onSuccess(first -> {
       ctx.response().setChunked(true).putHeader("Content-Type", "application/x-ndjson").setStatusCode(200);
-      new AuditTrail(ctx.response(), after -> forRequest.changesSince(after, Watcher.HISTORY_PAGE)).send(first);
+      new AuditTrail(ctx.response(), after -> store.changesSince(actor, after, Watcher.HISTORY_PAGE)).send(first);
     });
-  }
-
-  private StoreClient store(RoutingContext ctx) {
-    return store.as(Authentication.actor(ctx)).forRequest(RequestLog.requestId(ctx));
   }
 
   /** A failure of the store's becomes this request's error response. */

@@ -1,6 +1,7 @@
 package ark.broker.kube;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.auth.Actor;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.kube.ApprovalTask.TaskRef;
 import ark.broker.question.NewQuestion;
@@ -38,7 +39,7 @@ final class A2ATaskApprovals {
 
   private final Context context;
   private final WorkerExecutor executor;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final A2ATaskApi api;
   private final ApprovalRouting routing;
   private final Set<String> namespaces;
@@ -51,7 +52,7 @@ final class A2ATaskApprovals {
   private final Map<TaskRef, Integer> failures = new HashMap<>();
 
   /** @param store acting as the broker; {@code namespaces} as the Query status manages them */
-  A2ATaskApprovals(Vertx vertx, WorkerExecutor executor, StoreClient store, A2ATaskApi api, KubeSettings settings,
+  A2ATaskApprovals(Vertx vertx, WorkerExecutor executor, QuestionStore store, A2ATaskApi api, KubeSettings settings,
                    Set<String> namespaces) {
     this.context = vertx.getOrCreateContext();
     this.executor = executor;
@@ -187,7 +188,7 @@ final class A2ATaskApprovals {
       }
       String why = task == null ? "it no longer exists" : !task.decision().isEmpty() ? "it was decided elsewhere"
           : "it is " + task.phase() + (waits ? " again, as a new task" : "");
-      cancelled.add(store.cancel(question.id())
+      cancelled.add(store.cancel(Actor.BROKER, question.id(), null)
           .onSuccess(done -> LOG.info("Question {} cancelled: A2ATask {} no longer waits for it ({})", question.id(), ref, why))
           // Answered or settled meanwhile: nothing is left to cancel.
           .recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.CONFLICT)
@@ -202,8 +203,8 @@ final class A2ATaskApprovals {
    */
   private Future<Void> ask(ApprovalTask task) {
     NewQuestion request = ApprovalQuestion.of(task, routing.routeFor(task));
-    return store.find(QuestionIds.forRequest(request))
-        .compose(known -> known != null ? Future.succeededFuture(known) : store.create(request).map(created -> {
+    return store.find(Actor.BROKER, QuestionIds.forRequest(request))
+        .compose(known -> known != null ? Future.succeededFuture(known) : store.create(Actor.BROKER, request).map(created -> {
           LOG.info("A2ATask {} waits for approval of {}: asked {} (question {})", task.ref(), task.toolNames(),
               created.question().recipient(), created.question().id());
           return created.question();

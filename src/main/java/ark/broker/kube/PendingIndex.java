@@ -1,6 +1,7 @@
 package ark.broker.kube;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.auth.Actor;
+import ark.broker.bus.QuestionStore;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionStatus;
@@ -44,10 +45,10 @@ final class PendingIndex<K> {
   }
 
   /** Lists every pending question again; completes with everything that now has one. */
-  Future<Set<K>> rebuild(StoreClient store) {
+  Future<Set<K>> rebuild(QuestionStore store) {
     PendingQuestions<K> fresh = new PendingQuestions<>(owner);
     rebuilding = fresh;
-    return store.forEach(PENDING, fresh::apply)
+    return store.forEach(Actor.BROKER, PENDING, fresh::apply)
         .andThen(listed -> rebuilding = null)
         .map(listed -> {
           current = fresh;

@@ -3,7 +3,7 @@ package ark.broker.kube;
 import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.WorkerRole;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
@@ -49,7 +49,7 @@ public final class QueryStatusVerticle extends VerticleBase {
   private enum Outcome { PATCHED, UNCHANGED, TERMINAL, MISSING, UNWATCHED, FAILED }
 
   private final KubeSettings settings;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final MeterRegistry meters;
   private final Map<Outcome, Counter> outcomes = new EnumMap<>(Outcome.class);
   private final Clock clock;
@@ -71,13 +71,13 @@ public final class QueryStatusVerticle extends VerticleBase {
   private final Set<QueryRef> reportedMissing = new HashSet<>();
   private final Set<String> reportedUnwatched = new HashSet<>();
 
-  public QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters) {
+  public QueryStatusVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters) {
     this(settings, store, meters, Clock.systemUTC());
   }
 
-  QueryStatusVerticle(KubeSettings settings, StoreClient store, MeterRegistry meters, Clock clock) {
+  QueryStatusVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters, Clock clock) {
     this.settings = settings;
-    this.store = store.as(Actor.BROKER);
+    this.store = store;
     this.meters = meters;
     this.clock = clock;
   }
@@ -252,7 +252,7 @@ public final class QueryStatusVerticle extends VerticleBase {
     if (shown == null) {
       return Future.succeededFuture(Optional.empty());
     }
-    return store.find(shown).map(question -> question == null || question.isPending()
+    return store.find(Actor.BROKER, shown).map(question -> question == null || question.isPending()
         || !state.ref().equals(question.query()) ? Optional.empty() : StatusPatch.released(state));
   }
 

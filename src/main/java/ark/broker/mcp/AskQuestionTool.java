@@ -1,6 +1,6 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
@@ -20,7 +20,7 @@ import io.vertx.core.Future;
  * returns a task at once whose result is the answer. Either way the same tool call asked again finds
  * the question it already asked.
  */
-record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore tasks, Caller.Unattributed unattributed)
+record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskStore tasks, Caller.Unattributed unattributed)
     implements Tool.Handler {
   static final String NAME = "ask_question";
   static final String RESUME_KIND = "ask";
@@ -65,7 +65,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     } catch (InvalidQuestionException e) {
       return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
     }
-    return Caller.of(ctx, arguments).store(store, ctx).create(request).compose(created -> {
+    return store.create(Caller.of(ctx, arguments).actor(), request).compose(created -> {
       Question question = created.question();
       if (question.status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
@@ -92,7 +92,7 @@ record AskQuestionTool(StoreClient store, QuestionWatch watch, QuestionTaskStore
     } catch (InvalidQuestionException e) {
       return Future.failedFuture(JsonRpcError.invalidParams("The question was not asked: " + e.getMessage()));
     }
-    return Caller.of(ctx, arguments).store(store, ctx).create(request).map(created -> {
+    return store.create(Caller.of(ctx, arguments).actor(), request).map(created -> {
       Question question = created.question();
       ObjectNode result = McpJson.object();
       result.set("task", tasks.observed(ctx, question));

@@ -2,7 +2,7 @@ package ark.broker.mcp;
 
 import ark.broker.auth.Principal;
 import ark.broker.bus.Messages.SessionRecord;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.ClientAuthentication;
 import ark.broker.mcp.protocol.McpSession;
@@ -20,10 +20,10 @@ import java.util.Map;
  * the changes other replicas make), and asks the store only on a miss.
  */
 final class CachedSessionRepository implements SessionRepository {
-  private final StoreClient store;
+  private final McpSessionStore store;
   private final Map<String, McpSession> recent;
 
-  CachedSessionRepository(StoreClient store, int capacity) {
+  CachedSessionRepository(McpSessionStore store, int capacity) {
     this.store = store;
     this.recent = new LinkedHashMap<>(1024, 0.75f, true) {
       @Override
@@ -36,7 +36,7 @@ final class CachedSessionRepository implements SessionRepository {
   /** The store refuses a new session beyond its limit (FORBIDDEN, as a quota): {@link Full}, in the store's words. */
   @Override
   public Future<Void> save(McpSession session) {
-    return store.saveSession(session.id(), session.toJson())
+    return store.save(session.id(), session.toJson())
         .recover(failure -> Future.failedFuture(asFull(failure)))
         .onSuccess(saved -> recent.put(session.id(), session));
   }
@@ -52,7 +52,7 @@ final class CachedSessionRepository implements SessionRepository {
   @Override
   public Future<Void> start(McpSession session, ClientAuthentication.ClientIdentity identity) {
     Principal owner = ((McpCredentials) identity.credentials()).grant().principal();
-    return store.startSession(owner, session.id(), session.toJson())
+    return store.start(owner, session.id(), session.toJson())
         .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.TOO_MANY_REQUESTS)
             ? new OwnerFull(failure.getMessage()) : asFull(failure)))
         .onSuccess(saved -> recent.put(session.id(), session));
@@ -66,7 +66,7 @@ final class CachedSessionRepository implements SessionRepository {
     }
     // The store replies and publishes from one event loop, in order: a deletion published after this
     // read reaches changed() after the reply, so a session ended meanwhile does not stay cached.
-    return store.findSession(id).map(document -> {
+    return store.find(id).map(document -> {
       if (document == null) {
         return null;
       }
@@ -78,7 +78,7 @@ final class CachedSessionRepository implements SessionRepository {
 
   @Override
   public Future<Void> delete(String id) {
-    return store.deleteSession(id).onSuccess(deleted -> recent.remove(id));
+    return store.delete(id).onSuccess(deleted -> recent.remove(id));
   }
 
   /** A session changed or ended, here or on another replica. */

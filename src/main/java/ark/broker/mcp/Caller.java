@@ -1,6 +1,5 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.auth.Actor;
@@ -53,19 +52,14 @@ record Caller(Actor actor, String agent, JsonNode query, String toolCallId) {
       query = arguments.get("query");
     }
     String toolCall = firstText(meta.get(META_TOOL_CALL), ctx.header("X-Ark-Tool-Call-Id"), arguments.get("toolCallId"));
-    Actor actor = ((McpCredentials) ctx.credentials()).actFor(agent);
+    Actor actor = ((McpCredentials) ctx.credentials()).actFor(agent).inRequest(ctx.logName());
     boolean open = actor.principal().method() == AuthMethod.ANONYMOUS;
     return new Caller(actor, open && agent == null ? clientAgent(ctx) : actor.effective().name(), query, toolCall);
   }
 
-  /** The store, acting as this caller for the request. */
-  StoreClient store(StoreClient store, RequestContext ctx) {
-    return store.as(actor).forRequest(ctx.logName());
-  }
-
-  /** The store, acting as the request's caller (for calls whose arguments name no agent). */
-  static StoreClient storeFor(StoreClient store, RequestContext ctx) {
-    return of(ctx).store(store, ctx);
+  /** Whom the store lets the request act as, for calls whose arguments name no agent. */
+  static Actor actorOf(RequestContext ctx) {
+    return of(ctx).actor();
   }
 
   /** The asker for calls that take no arguments naming it. */

@@ -1,6 +1,6 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
@@ -8,6 +8,7 @@ import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.Tool;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,10 +27,10 @@ final class FollowUpTools {
   static final int MAX_WAIT_SECONDS = 300;
   private static final String NOT_A_QUESTION_ID = "questionId must be the id of a question (a string)";
 
-  private final StoreClient store;
+  private final QuestionStore store;
   private final QuestionWatch watch;
 
-  FollowUpTools(StoreClient store, QuestionWatch watch) {
+  FollowUpTools(QuestionStore store, QuestionWatch watch) {
     this.store = store;
     this.watch = watch;
   }
@@ -102,7 +103,7 @@ final class FollowUpTools {
       // Arguments the model can correct; a caller the broker will not act for is refused as a protocol error.
       return Future.succeededFuture(QuestionResults.errorResult(e.getMessage()));
     }
-    return caller.store(store, ctx).list(filter, MAX_PENDING, null).map(page -> {
+    return store.list(caller.actor(), filter, QuestionOrder.OLDEST_FIRST, MAX_PENDING, null).map(page -> {
       ObjectNode structured = McpJson.object();
       structured.set("questions", QuestionResults.questionsJson(page.items()));
       return QuestionResults.structuredResult(structured);
@@ -122,7 +123,7 @@ final class FollowUpTools {
     if (waitMillis > 0) {
       ctx.stream();
     }
-    return Caller.storeFor(store, ctx).find(id).compose(question -> {
+    return store.find(Caller.actorOf(ctx), id).compose(question -> {
       if (question == null) {
         return Future.succeededFuture(QuestionResults.errorResult("There is no question " + id));
       }
@@ -138,7 +139,7 @@ final class FollowUpTools {
     if (id == null) {
       return Future.succeededFuture(QuestionResults.errorResult(NOT_A_QUESTION_ID));
     }
-    return Caller.storeFor(store, ctx).cancel(id)
+    return store.cancel(Caller.actorOf(ctx), id, null)
         .map(QuestionResults::statusResult)
         // Nothing left to withdraw is for the model to read, not a protocol error.
         .recover(failure -> switch (StoreFailure.of(failure).reason()) {

@@ -5,7 +5,8 @@ import ark.broker.auth.Authenticators;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.SessionRecord;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.JsonRpcMessage;
@@ -45,7 +46,8 @@ public final class McpVerticle extends VerticleBase {
       client supports MCP tasks. Use list_pending_questions, get_question and cancel_question to follow up.""";
 
   private final McpSettings settings;
-  private final StoreClient store;
+  private final QuestionStore store;
+  private final McpSessionStore sessionStore;
   private final Authenticators authenticators;
   private final Clock clock;
   private final MeterRegistry meters;
@@ -53,10 +55,12 @@ public final class McpVerticle extends VerticleBase {
   private HttpServer server;
 
   /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
-  public McpVerticle(McpSettings settings, StoreClient store, Authenticators authenticators, Clock clock,
-                     MeterRegistry meters, Consumer<McpFeatures> extraFeatures) {
+  public McpVerticle(McpSettings settings, QuestionStore store, McpSessionStore sessionStore,
+                     Authenticators authenticators, Clock clock, MeterRegistry meters,
+                     Consumer<McpFeatures> extraFeatures) {
     this.settings = settings;
     this.store = store;
+    this.sessionStore = sessionStore;
     this.authenticators = authenticators;
     this.clock = clock;
     this.meters = meters;
@@ -65,7 +69,7 @@ public final class McpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    CachedSessionRepository sessions = new CachedSessionRepository(store, settings.sessionCacheSize());
+    CachedSessionRepository sessions = new CachedSessionRepository(sessionStore, settings.sessionCacheSize());
     // The server reads the features only to answer requests, so they can be added once it exists.
     McpFeatures features = new McpFeatures("ark-broker", version(), INSTRUCTIONS).failures(McpVerticle::asRpcError);
     McpServer mcp = new McpServer(vertx, settings.server(), features, sessions, clock, (method, failed, nanos) ->

@@ -1,7 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.RequestContext;
@@ -9,6 +9,7 @@ import ark.broker.mcp.protocol.ResourceProvider;
 import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionStatus;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +22,7 @@ import java.util.List;
  * {@code ark://questions/{id}} (one question). Subscribers get {@code notifications/resources/updated}
  * when what they watch changes, on their session's standalone stream.
  */
-record QuestionResources(StoreClient store, McpServer server) implements ResourceProvider {
+record QuestionResources(QuestionStore store, McpServer server) implements ResourceProvider {
   static final String PENDING = "ark://questions/pending";
   static final String PREFIX = "ark://questions/";
   private static final int MAX_PENDING = 1000;
@@ -53,9 +54,9 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
 
   @Override
   public Future<ArrayNode> read(RequestContext ctx, String uri) {
-    StoreClient forRequest = Caller.storeFor(store, ctx);
     if (uri.equals(PENDING)) {
-      return forRequest.list(new QuestionFilter(QuestionStatus.PENDING, null, null), MAX_PENDING, null).map(page -> {
+      return store.list(Caller.actorOf(ctx), new QuestionFilter(QuestionStatus.PENDING, null, null),
+          QuestionOrder.OLDEST_FIRST, MAX_PENDING, null).map(page -> {
         ObjectNode body = McpJson.object().put("resourceVersion", page.resourceVersion());
         body.set("questions", QuestionResults.questionsJson(page.items()));
         return contents(uri, body);
@@ -74,7 +75,7 @@ record QuestionResources(StoreClient store, McpServer server) implements Resourc
   }
 
   private Future<Question> question(RequestContext ctx, String uri) {
-    return Caller.storeFor(store, ctx).find(uri.substring(PREFIX.length())).compose(question -> question == null
+    return store.find(Caller.actorOf(ctx), uri.substring(PREFIX.length())).compose(question -> question == null
         ? Future.failedFuture(McpServer.resourceNotFound(uri))
         : Future.succeededFuture(question));
   }

@@ -1,6 +1,6 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
@@ -9,6 +9,7 @@ import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.mcp.protocol.TaskStore;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,7 +28,7 @@ final class QuestionTaskStore implements TaskStore {
   static final String RESUME_KIND = "task-result";
   private static final int PAGE = 100;
 
-  private final StoreClient store;
+  private final QuestionStore store;
   private final QuestionWatch watch;
   private final McpServer server;
   private final long pollIntervalMillis;
@@ -38,7 +39,7 @@ final class QuestionTaskStore implements TaskStore {
    */
   private final Map<String, Set<String>> observers = new HashMap<>();
 
-  QuestionTaskStore(StoreClient store, QuestionWatch watch, McpServer server, long pollIntervalMillis) {
+  QuestionTaskStore(QuestionStore store, QuestionWatch watch, McpServer server, long pollIntervalMillis) {
     this.store = store;
     this.watch = watch;
     this.server = server;
@@ -70,7 +71,7 @@ final class QuestionTaskStore implements TaskStore {
   @Override
   public Future<ObjectNode> list(RequestContext ctx, String cursor) {
     QuestionFilter mine = new QuestionFilter(null, Caller.of(ctx).agent(), null);
-    return Caller.storeFor(store, ctx).list(mine, PAGE, cursor)
+    return store.list(Caller.actorOf(ctx), mine, QuestionOrder.OLDEST_FIRST, PAGE, cursor)
         .recover(failure -> Future.failedFuture(StoreFailure.is(failure, StoreFailure.Reason.INVALID)
             ? JsonRpcError.invalidParams("invalid cursor") : failure))
         .map(page -> {
@@ -90,7 +91,7 @@ final class QuestionTaskStore implements TaskStore {
       if (question.status().isFinal()) {
         return Future.failedFuture(alreadyTerminal(question));
       }
-      return Caller.storeFor(store, ctx).cancel(taskId)
+      return store.cancel(Caller.actorOf(ctx), taskId, null)
           .recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.CONFLICT)
               ? existing(ctx, taskId).compose(now -> Future.failedFuture(alreadyTerminal(now)))
               : Future.failedFuture(failure))
@@ -125,7 +126,7 @@ final class QuestionTaskStore implements TaskStore {
   }
 
   private Future<Question> existing(RequestContext ctx, String taskId) {
-    return Caller.storeFor(store, ctx).find(taskId)
+    return store.find(Caller.actorOf(ctx), taskId)
         .compose(question -> question == null
             ? Future.failedFuture(JsonRpcError.invalidParams("Failed to retrieve task: Task not found: " + taskId))
             : Future.succeededFuture(question));

@@ -1,7 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.QuestionStore;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
@@ -27,11 +27,11 @@ import java.util.function.Consumer;
  */
 final class QuestionWatch {
   private final Vertx vertx;
-  private final StoreClient store;
+  private final QuestionStore store;
   private final long progressIntervalMillis;
   private final Map<String, List<Consumer<QuestionChange>>> listeners = new HashMap<>();
 
-  QuestionWatch(Vertx vertx, StoreClient store, long progressIntervalMillis) {
+  QuestionWatch(Vertx vertx, QuestionStore store, long progressIntervalMillis) {
     this.vertx = vertx;
     this.store = store;
     this.progressIntervalMillis = progressIntervalMillis;
@@ -91,7 +91,7 @@ final class QuestionWatch {
     });
     long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
-    Caller.storeFor(store, ctx).find(id).onComplete(found -> {
+    store.find(Caller.actorOf(ctx), id).onComplete(found -> {
       if (found.failed()) {
         done.tryFail(found.cause());
       } else if (found.result() == null) {

@@ -1,10 +1,9 @@
 package ark.broker.store;
 
+import ark.broker.auth.Principal;
 import ark.broker.bus.Addresses;
-import ark.broker.bus.Messages.DeleteSession;
-import ark.broker.bus.Messages.GetSession;
+import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.Messages.SessionRecord;
-import ark.broker.bus.Messages.StartSession;
 import ark.broker.bus.SessionIdle;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
@@ -35,7 +34,7 @@ import java.util.Map;
  * starts a new one; its tasks are questions, which stay). Sessions are bounded in total and, by the
  * {@link Budgets}, per principal that started them.
  */
-public final class SessionStoreVerticle extends VerticleBase {
+public final class SessionStoreVerticle extends VerticleBase implements McpSessionStore {
   private static final Logger LOG = LoggerFactory.getLogger(SessionStoreVerticle.class);
 
   private final EventLog log;
@@ -99,11 +98,7 @@ public final class SessionStoreVerticle extends VerticleBase {
       }
     }).map(replayed -> {
       EventBus bus = vertx.eventBus();
-      bus.<StartSession>localConsumer(Addresses.SESSIONS_START, m -> StoreReplies.respond(m, start(m.body())));
-      bus.<SessionRecord>localConsumer(Addresses.SESSIONS_SAVE, m -> StoreReplies.respond(m, save(m.body())));
-      bus.<DeleteSession>localConsumer(Addresses.SESSIONS_DELETE, m -> StoreReplies.respond(m, delete(m.body().id())));
-      bus.<GetSession>localConsumer(Addresses.SESSIONS_GET, m -> StoreReplies.respond(m, find(m.body().id())));
-      bus.localConsumer(Addresses.SESSIONS_STATUS, m -> m.reply(log.cannotWrite()));
+      Addresses.MCP_SESSION_STORE.serve(bus, this, StoreVerticle::refusal);
       if (!idleTimeout.isZero()) {
         long period = SessionIdle.period(idleTimeout).toMillis();
         idleSessions = new PeriodicPass(vertx, "Ending idle MCP sessions", period, new Backoff(period, period),
@@ -127,28 +122,29 @@ public final class SessionStoreVerticle extends VerticleBase {
    * A new session, refused (TOO_MANY_REQUESTS) when its owner already has as many as its budget allows. Sessions
    * count against the principal that initialized them: a service's sessions are its own, whichever agents it acts for.
    */
-  private Future<Boolean> start(StartSession session) {
-    return requireId(session.id()).compose(id -> {
-      String owner = session.owner().name();
-      int most = budgets.of(session.owner()).maxMcpSessions();
-      if (Budget.full(most, owned(owner))) {
-        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.TOO_MANY_REQUESTS, owner + " already has "
+  @Override
+  public Future<Void> start(Principal owner, String sessionId, String document) {
+    return requireId(sessionId).compose(id -> {
+      int most = budgets.of(owner).maxMcpSessions();
+      if (Budget.full(most, owned(owner.name()))) {
+        return Future.failedFuture(new StoreFailure(StoreFailure.Reason.TOO_MANY_REQUESTS, owner.name() + " already has "
             + Budget.count(most, "MCP session") + ", the most its budget allows; end one (DELETE) or wait until an unused one ends"));
       }
-      return append(id, session.document(), owner);
+      return append(id, document, owner.name());
     });
   }
 
   /** Saves a session again; one this store no longer holds (it ended meanwhile) starts again, with no owner to count. */
-  private Future<Boolean> save(SessionRecord session) {
-    return requireId(session.id()).compose(id -> {
+  @Override
+  public Future<Void> save(String sessionId, String document) {
+    return requireId(sessionId).compose(id -> {
       Stored stored = sessions.get(id);
-      return append(id, session.document(), stored != null ? stored.owner() : starting.get(id));
+      return append(id, document, stored != null ? stored.owner() : starting.get(id));
     });
   }
 
   /** A new session beyond the limit in total is refused (FORBIDDEN, as a quota); saving one that exists always goes through. */
-  private Future<Boolean> append(String id, String document, String owner) {
+  private Future<Void> append(String id, String document, String owner) {
     boolean added = !sessions.containsKey(id) && !starting.containsKey(id);
     if (added && sessions.size() + starting.size() >= maxSessions) {
       return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "the broker already holds "
@@ -162,7 +158,8 @@ public final class SessionStoreVerticle extends VerticleBase {
           if (added) {
             starting.remove(id);
           }
-        });
+        })
+        .mapEmpty();
   }
 
   /** The sessions {@code owner} has, with those being written. */
@@ -170,18 +167,24 @@ public final class SessionStoreVerticle extends VerticleBase {
     return sessionsByOwner.getOrDefault(owner, 0) + starting.values().stream().filter(owner::equals).count();
   }
 
-  private Future<Boolean> delete(String sessionId) {
-    return requireId(sessionId).compose(id -> sessionLog.remove(id, new SessionEvent(id, null, null, false, null)));
+  @Override
+  public Future<Void> delete(String sessionId) {
+    return requireId(sessionId).compose(id -> sessionLog.remove(id, new SessionEvent(id, null, null, false, null)))
+        .mapEmpty();
+  }
+
+  @Override
+  public Future<String> unwritable() {
+    return Future.succeededFuture(log.cannotWrite());
   }
 
   /** A session this replica has not seen may have been created on another a moment ago: catch up first. */
-  private Future<SessionRecord> find(String id) {
+  @Override
+  public Future<String> find(String id) {
     Future<Void> caughtUp = sessions.containsKey(id) ? Future.succeededFuture() : sessionLog.catchUp();
-    return caughtUp.compose(ignored -> {
+    return caughtUp.map(ignored -> {
       Stored found = sessions.get(id);
-      return found == null
-          ? Future.failedFuture(new StoreFailure(StoreFailure.Reason.NOT_FOUND, "session not found"))
-          : Future.succeededFuture(new SessionRecord(id, found.document()));
+      return found == null ? null : found.document();
     });
   }
 

@@ -4,17 +4,12 @@ import ark.broker.auth.Actor;
 import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
+import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
-import ark.broker.bus.Messages.AnswerQuestion;
-import ark.broker.bus.Messages.CancelQuestion;
 import ark.broker.bus.Messages.Changes;
-import ark.broker.bus.Messages.ChangesSince;
-import ark.broker.bus.Messages.CreateQuestion;
 import ark.broker.bus.Messages.Created;
-import ark.broker.bus.Messages.GetQuestion;
-import ark.broker.bus.Messages.ListQuestions;
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.bus.Messages.StoreStatus;
 import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
@@ -22,6 +17,7 @@ import ark.broker.log.LogUnavailableException;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
 import ark.broker.question.Attribution;
+import ark.broker.question.Delivery;
 import ark.broker.question.EscalationRule;
 import ark.broker.question.EventType;
 import ark.broker.question.NewQuestion;
@@ -29,17 +25,18 @@ import ark.broker.question.Question;
 import ark.broker.question.QuestionAction;
 import ark.broker.question.QuestionEvent;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
+import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionStatus;
 import ark.broker.question.QuestionView;
 import ark.broker.question.QuestionView.Outcome;
+import ark.broker.question.Reply;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.eventbus.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +50,7 @@ import java.util.function.UnaryOperator;
  * way every replica does: by applying what comes back from the log to its view. Replies once the
  * write is durable and applied, then publishes the change. Everything else reads through it.
  */
-public final class StoreVerticle extends VerticleBase {
+public final class StoreVerticle extends VerticleBase implements QuestionStore {
   private static final Logger LOG = LoggerFactory.getLogger(StoreVerticle.class);
   /** A write that lost a race against another replica is decided again on the new state, this often. */
   private static final int MAX_ATTEMPTS = 5;
@@ -72,6 +69,8 @@ public final class StoreVerticle extends VerticleBase {
   private LogBackedView<QuestionEvent, QuestionView.Result> questions;
   /** Follow-ups (reminders, escalations, timeouts) and repairs are once-only work: only the worker replica does them. */
   private PeriodicPass upkeep;
+  /** Asked for the store's status: the session log's health is part of it. */
+  private McpSessionStore sessions;
 
   /** @param escalationRules what questions that bring no {@code escalation} get, first match wins */
   public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings, Budgets budgets,
@@ -88,6 +87,7 @@ public final class StoreVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     registerMeters();
+    sessions = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(), Math.max(1, settings.requestTimeoutMillis() / 2));
     questions = new LogBackedView<>(vertx, log, "questions", QuestionEvent.class, QuestionEvent::restated, settings, meters);
     return questions.open(new LogBackedView.Updates<>() {
       @Override
@@ -103,18 +103,7 @@ public final class StoreVerticle extends VerticleBase {
     }).map(replayed -> {
       mirrorCounts();
       EventBus bus = vertx.eventBus();
-      bus.<CreateQuestion>localConsumer(Addresses.QUESTIONS_CREATE, m -> StoreReplies.respond(m, create(m.body(), m)));
-      bus.<AnswerQuestion>localConsumer(Addresses.QUESTIONS_ANSWER, m -> StoreReplies.respond(m, answer(m.body(), m)));
-      bus.<CancelQuestion>localConsumer(Addresses.QUESTIONS_CANCEL, m -> StoreReplies.respond(m, cancel(m.body(), m)));
-      bus.<GetQuestion>localConsumer(Addresses.QUESTIONS_GET, m -> StoreReplies.respond(m, known(m.body().id())
-          .map(question -> QuestionAccess.requireVisible(m.body().actor(), question))));
-      bus.<ListQuestions>localConsumer(Addresses.QUESTIONS_LIST, m -> StoreReplies.respond(m, read(() -> view.list(
-          QuestionAccess.visible(m.body().actor(), m.body().filter()), m.body().order(), m.body().limit(),
-          m.body().continueToken()))));
-      bus.<ChangesSince>localConsumer(Addresses.QUESTIONS_HISTORY, m -> StoreReplies.respond(m, changesSince(m.body())));
-      bus.<RecordDelivery>localConsumer(Addresses.QUESTIONS_DELIVER, m -> StoreReplies.respond(m, deliver(m.body())));
-      bus.localConsumer(Addresses.STORE_STATUS, m -> unwritable().onComplete(unwritable ->
-          m.reply(new StoreStatus(view.position(), view.size(), unwritable.result()))));
+      Addresses.QUESTION_STORE.serve(bus, this, StoreVerticle::refusal);
       upkeep = new PeriodicPass(vertx, "Follow-up and repair pass", settings.expiryCheckMillis(),
           new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
             followUpsDue();
@@ -138,10 +127,17 @@ public final class StoreVerticle extends VerticleBase {
 
   // ---- commands ----
 
-  private Future<Created> create(CreateQuestion command, Message<?> message) {
+  /** A failure of the log is one the caller may retry; the rest are as the domain and access decisions say. */
+  static StoreFailure refusal(Throwable failure) {
+    return failure instanceof LogUnavailableException
+        ? new StoreFailure(StoreFailure.Reason.UNAVAILABLE, failure.getMessage()) : StoreFailure.of(failure);
+  }
+
+  @Override
+  public Future<Created> create(Actor actor, NewQuestion command) {
     NewQuestion request;
     try {
-      NewQuestion allowed = QuestionAccess.create(command.actor(), command.request());
+      NewQuestion allowed = QuestionAccess.create(actor, command);
       request = allowed.escalatedByDefault(EscalationRule.firstFor(escalationRules, allowed));
     } catch (RuntimeException refused) {
       return Future.failedFuture(refused);
@@ -150,18 +146,18 @@ public final class StoreVerticle extends VerticleBase {
     return sequencer.run(id, () -> {
       Question existing = view.get(id);
       if (existing != null) {
-        return replayed(command.actor(), request, existing);
+        return replayed(actor, request, existing);
       }
-      Principal asker = command.actor().effective();
+      Principal asker = actor.effective();
       StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()));
       if (overBudget != null) {
         // It may repeat a create another replica wrote a moment ago: a replay creates nothing, so it is never refused.
         return questions.catchUp().compose(caughtUp -> view.get(id) != null
-            ? replayed(command.actor(), request, view.get(id)) : Future.failedFuture(overBudget));
+            ? replayed(actor, request, view.get(id)) : Future.failedFuture(overBudget));
       }
       Question asked = request.toQuestion(id, now());
       Question question = asked.recording(new QuestionAction(EventType.CREATED, asked.createdAt(),
-          command.actor().attribution(), null));
+          actor.attribution(), null));
       return write(QuestionEvent.created(question)).onComplete(written -> admission.written(asker)).map(result -> {
         boolean created = result.outcome() == Outcome.APPLIED;
         if (!created) {
@@ -169,7 +165,7 @@ public final class StoreVerticle extends VerticleBase {
         }
         if (created) {
           LOG.info("Question {} created for {} by {}{}", id, question.recipient(),
-              question.sender() == null ? "an unnamed asker" : question.sender(), StoreReplies.requestSuffix(message));
+              question.sender() == null ? "an unnamed asker" : question.sender(), actor.logSuffix());
         }
         return new Created(result.current(), created);
       });
@@ -190,26 +186,29 @@ public final class StoreVerticle extends VerticleBase {
     return read(() -> new Created(QuestionAccess.requireVisible(actor, existing), false));
   }
 
-  private Future<Question> answer(AnswerQuestion command, Message<?> message) {
-    return change(command.id(), EventType.ANSWERED, command.actor(), null, question -> question.answer(command.reply(),
-        QuestionAccess.answeredBy(command.actor(), question, command.answeredBy()), now()))
+  @Override
+  public Future<Question> answer(Actor actor, String id, Reply reply, String answeredBy) {
+    return change(id, EventType.ANSWERED, actor, null, question -> question.answer(reply,
+        QuestionAccess.answeredBy(actor, question, answeredBy), now()))
         .onSuccess(answered -> LOG.info("Question {} {}{}{}", answered.id(),
             answered.decision() == null ? "answered" : answered.decision().action().wireName(),
-            answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), StoreReplies.requestSuffix(message)));
+            answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), actor.logSuffix()));
   }
 
-  private Future<Question> cancel(CancelQuestion command, Message<?> message) {
-    return change(command.id(), EventType.CANCELLED, command.actor(), command.reason(), question -> {
-      QuestionAccess.requireMayCancel(command.actor(), question);
+  @Override
+  public Future<Question> cancel(Actor actor, String id, String reason) {
+    return change(id, EventType.CANCELLED, actor, reason, question -> {
+      QuestionAccess.requireMayCancel(actor, question);
       return question.cancel(now());
     })
-        .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), StoreReplies.requestSuffix(message)));
+        .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), actor.logSuffix()));
   }
 
-  private Future<Question> deliver(RecordDelivery command) {
-    return change(command.id(), EventType.DELIVERED, command.actor(), null, question -> {
-      QuestionAccess.requireVisible(command.actor(), question);
-      return question.withDelivery(command.delivery(), now());
+  @Override
+  public Future<Question> recordDelivery(Actor actor, String id, Delivery delivery) {
+    return change(id, EventType.DELIVERED, actor, null, question -> {
+      QuestionAccess.requireVisible(actor, question);
+      return question.withDelivery(delivery, now());
     });
   }
 
@@ -331,13 +330,29 @@ public final class StoreVerticle extends VerticleBase {
 
   // ---- reads ----
 
+  @Override
+  public Future<Question> get(Actor actor, String id) {
+    return known(id).map(question -> QuestionAccess.requireVisible(actor, question));
+  }
+
+  @Override
+  public Future<QuestionPage> list(Actor actor, QuestionFilter filter, QuestionOrder order, int limit,
+                                   String continueToken) {
+    return read(() -> view.list(QuestionAccess.visible(actor, filter), order, limit, continueToken));
+  }
+
+  @Override
+  public Future<StoreStatus> status() {
+    return unwritable().map(unwritable -> new StoreStatus(view.position(), view.size(), unwritable));
+  }
+
   /**
    * A version beyond this replica's newest change may be one another replica reached first: catch up
    * before deciding. One still beyond is none this log ever had (another broker's, or from before its data
    * was lost): like a version too old, the watcher must list again.
    */
-  private Future<Changes> changesSince(ChangesSince request) {
-    long after = request.after();
+  @Override
+  public Future<Changes> changesSince(Actor actor, long after, int limit) {
     Future<Void> caughtUp = after > view.position() ? questions.catchUp() : Future.succeededFuture();
     return caughtUp.compose(ignored -> {
       if (after > view.position()) {
@@ -345,8 +360,8 @@ public final class StoreVerticle extends VerticleBase {
             + " is newer than anything in this broker's log (its newest is " + view.position()
             + "); list again and watch from the list's resourceVersion"));
       }
-      List<QuestionChange> changes = history.since(after, request.limit());
-      return changes != null ? Future.succeededFuture(visible(request.actor(), after, changes, request.limit()))
+      List<QuestionChange> changes = history.since(after, limit);
+      return changes != null ? Future.succeededFuture(visible(actor, after, changes, limit))
           : Future.failedFuture(new StoreFailure(StoreFailure.Reason.GONE, "resourceVersion " + after
               + " is too old: changes up to " + history.completeAfter() + " are no longer retained; list again and"
               + " watch from the list's resourceVersion"));
@@ -378,10 +393,7 @@ public final class StoreVerticle extends VerticleBase {
     if (questionsLog != null) {
       return Future.succeededFuture(questionsLog);
     }
-    return vertx.eventBus().<String>request(Addresses.SESSIONS_STATUS, "",
-            new DeliveryOptions().setSendTimeout(Math.max(1, settings.requestTimeoutMillis() / 2)))
-        .map(Message::body)
-        .otherwise((String) null);
+    return sessions.unwritable().otherwise((String) null);
   }
 
   // ---- metrics ----

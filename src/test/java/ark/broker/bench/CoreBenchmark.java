@@ -6,6 +6,7 @@ import ark.broker.ConfigLoader;
 import ark.broker.Main;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages;
+import ark.broker.bus.QuestionStore;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
 import ark.broker.question.Reply;
@@ -212,11 +213,12 @@ public final class CoreBenchmark {
     long started = System.nanoTime();
     int questions = EVENTS_FOR_RESTART / 2;
     List<String> ids = new ArrayList<>(questions);
-    writeMany(writer, questions, i -> new Messages.CreateQuestion(Actor.BROKER, new NewQuestion("ark://agents/bench", "ark://users/john",
+    QuestionStore store = Addresses.QUESTION_STORE.client(writer.eventBus(), 60_000);
+    writeMany(writer, questions, i -> store.create(Actor.BROKER, new NewQuestion("ark://agents/bench", "ark://users/john",
         null, "Restart question " + i + "?", "some context for question " + i, List.of("yes", "no"), null, true, null, null, false, null, null,
-        null, null, null, null, null)), Addresses.QUESTIONS_CREATE, reply -> ids.add(((Messages.Created) reply).question().id()));
-    writeMany(writer, questions, i -> new Messages.AnswerQuestion(Actor.BROKER, ids.get(i), new Reply.Text("yes"), "ark://users/john"),
-        Addresses.QUESTIONS_ANSWER, reply -> { });
+        null, null, null, null, null)), reply -> ids.add(((Messages.Created) reply).question().id()));
+    writeMany(writer, questions, i -> store.answer(Actor.BROKER, ids.get(i), new Reply.Text("yes"), "ark://users/john"),
+        reply -> { });
     System.out.printf("%nwrote %d events through the store in %.1f s (%s)%n", EVENTS_FOR_RESTART,
         (System.nanoTime() - started) / 1e9, snapshots ? "snapshots every 100,000 events" : "no snapshot");
     writer.close().await(30, TimeUnit.SECONDS);
@@ -232,7 +234,7 @@ public final class CoreBenchmark {
     }
   }
 
-  private static void writeMany(Vertx vertx, int count, java.util.function.IntFunction<Object> message, String address,
+  private static void writeMany(Vertx vertx, int count, java.util.function.IntFunction<Future<?>> write,
                                 java.util.function.Consumer<Object> onReply) throws Exception {
     AtomicInteger next = new AtomicInteger();
     List<Future<Void>> lanes = new ArrayList<>();
@@ -240,12 +242,12 @@ public final class CoreBenchmark {
     for (int lane = 0; lane < 256; lane++) {
       Promise<Void> finished = Promise.promise();
       lanes.add(finished.future());
-      vertx.runOnContext(v -> sendNext(vertx, count, message, address, onReply, next, finished, lock));
+      vertx.runOnContext(v -> sendNext(count, write, onReply, next, finished, lock));
     }
     Future.all(lanes).await(600, TimeUnit.SECONDS);
   }
 
-  private static void sendNext(Vertx vertx, int count, java.util.function.IntFunction<Object> message, String address,
+  private static void sendNext(int count, java.util.function.IntFunction<Future<?>> write,
                                java.util.function.Consumer<Object> onReply, AtomicInteger next, Promise<Void> finished,
                                Object lock) {
     int i = next.getAndIncrement();
@@ -253,13 +255,13 @@ public final class CoreBenchmark {
       finished.tryComplete();
       return;
     }
-    vertx.eventBus().request(address, message.apply(i)).onComplete(reply -> {
+    write.apply(i).onComplete(reply -> {
       if (reply.succeeded()) {
         synchronized (lock) {
-          onReply.accept(reply.result().body());
+          onReply.accept(reply.result());
         }
       }
-      sendNext(vertx, count, message, address, onReply, next, finished, lock);
+      sendNext(count, write, onReply, next, finished, lock);
     });
   }
 

@@ -1,6 +1,6 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.Addresses;
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.McpTestClient.Reply;
@@ -25,7 +25,7 @@ class McpSubscriptionBoundsTest {
 
   /** The session as the store keeps it, read without using it. */
   private static String stored(McpTestClient client) {
-    return new StoreClient(broker.vertx.eventBus(), 10_000).findSession(client.sessionId)
+    return Addresses.MCP_SESSION_STORE.client(broker.vertx.eventBus(), 10_000).find(client.sessionId)
         .toCompletionStage().toCompletableFuture().join();
   }
 

@@ -1,6 +1,6 @@
 package ark.broker.mcp;
 
-import ark.broker.bus.StoreClient;
+import ark.broker.bus.Addresses;
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.Eventually;
 import ark.broker.testing.McpTestClient;
@@ -23,7 +23,7 @@ class SessionIdleTest {
 
   /** Whether the store still has the session, asked without using it. */
   private static boolean stored(String sessionId) {
-    return new StoreClient(broker.vertx.eventBus(), 10_000).findSession(sessionId)
+    return Addresses.MCP_SESSION_STORE.client(broker.vertx.eventBus(), 10_000).find(sessionId)
         .map(document -> document != null)
         .toCompletionStage().toCompletableFuture().join();
   }

@@ -3,13 +3,11 @@ package ark.broker.store;
 import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
-import ark.broker.bus.Messages.RecordDelivery;
 import ark.broker.question.Delivery;
 import ark.broker.question.Question;
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.SseStream;
 import ark.broker.testing.TestBroker;
-import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,8 +26,8 @@ class DeliveryRecordTest {
   static final BrokerExtension lifecycle = new BrokerExtension(started -> broker = started);
 
   private static Question record(String id, Delivery delivery) throws Exception {
-    return broker.vertx.eventBus().<Question>request(Addresses.QUESTIONS_DELIVER, new RecordDelivery(Actor.BROKER, id, delivery))
-        .await(10, TimeUnit.SECONDS).body();
+    return Addresses.QUESTION_STORE.client(broker.vertx.eventBus(), 10_000).recordDelivery(Actor.BROKER, id, delivery)
+        .await(10, TimeUnit.SECONDS);
   }
 
   @Test
@@ -61,9 +59,9 @@ class DeliveryRecordTest {
 
   @Test
   void anUnknownQuestionIsNotFound() {
-    ReplyException failure = catchThrowableOfType(ReplyException.class,
+    StoreFailure failure = catchThrowableOfType(StoreFailure.class,
         () -> record("q-unknown", new Delivery("slack", "C1/1", null, Instant.now())));
 
-    assertThat(failure.failureCode()).isEqualTo(StoreFailure.Reason.NOT_FOUND.code);
+    assertThat(failure.reason()).isEqualTo(StoreFailure.Reason.NOT_FOUND);
   }
 }
