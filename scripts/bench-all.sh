@@ -10,5 +10,5 @@ if [[ "${1:-}" == "--quick" ]]; then
   quick=true
   shift
 fi
-mvn -q -DskipTests -Dexec.skip=true "$@" package
+mvn -q -DskipTests "$@" package
 mvn -Pbench -DskipTests "$@" verify -Dbench.main=ark.broker.bench.BenchAll -Dbench.quick="$quick"

@@ -2,6 +2,7 @@ package ark.broker.http;
 
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.Chromium;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * search the history and see what happened to each question. One browser session (dashboard.mjs) does it all;
  * each test here checks one part of what it saw.
  */
+@NodeDriven
 class DashboardBrowserTest {
   static TestBroker broker;
   static JsonObject seen;

@@ -1,6 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.testing.Chromium;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The dashboard's "Sign in with OIDC", in a real Chromium against a real OIDC server on loopback
  * (mock-oauth2-server, which signs people in without a form): the authorization code with PKCE, and back.
  */
+@NodeDriven
 class DashboardOidcSignInBrowserTest {
   private static final String ISSUER_ID = "ark";
   private static final String AUDIENCE = "ark-broker";

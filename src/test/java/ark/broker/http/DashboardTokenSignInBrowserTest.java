@@ -2,6 +2,7 @@ package ark.broker.http;
 
 import ark.broker.testing.Chromium;
 import ark.broker.testing.Identities;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
@@ -16,6 +17,7 @@ import static ark.broker.testing.Identities.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The dashboard of a broker that authenticates, in a real Chromium: a pasted token signs in, and answers are its own. */
+@NodeDriven
 class DashboardTokenSignInBrowserTest {
   @TempDir
   static Path dir;

@@ -2,6 +2,7 @@ package ark.broker.mcp;
 
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.Eventually;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * authentication on: with {@code --header "Authorization: Bearer ..."} a plain {@code ask_question} waits for the
  * person's answer; without a token it fails.
  */
+@NodeDriven
 class McpInspectorCliTest {
   private static final String INSPECTOR = "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js";
 

@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on: with a bearer token it asks and gets the recipient's answer; without one it is refused and told where the
  * metadata is.
  */
+@NodeDriven
 class TypeScriptSdkAuthTest {
   static TestBroker broker;
 

@@ -1,6 +1,7 @@
 package ark.broker.mcp;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The official MCP TypeScript SDK client (npm @modelcontextprotocol/sdk) against the broker. */
+@NodeDriven
 class TypeScriptSdkClientTest {
   static TestBroker broker;
 

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a script of {@code src/test/node} (installed by the build's npm step) and captures what it prints. */
+/**
+ * Runs a script of {@code src/test/node} and captures what it prints. The npm packages the scripts use are installed
+ * by the first run in a test JVM, so only tests that drive a Node client need npm ({@link NodeDriven}).
+ */
 public final class NodeScript {
   public static final Path DIR = Path.of("src/test/node");
   /** Node 22 from npm, which the conformance suite needs; the SDK scripts run on either. */
@@ -23,7 +26,24 @@ public final class NodeScript {
     }
   }
 
+  private static boolean installed;
+
   private NodeScript() {
+  }
+
+  /** Installs (or checks, in a few seconds) the packages of {@code package-lock.json}, once per JVM. */
+  public static synchronized void install() throws IOException, InterruptedException {
+    if (installed) {
+      return;
+    }
+    Path log = Files.createTempFile("npm-install-", ".log");
+    Process npm = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error")
+        .directory(DIR.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (!npm.waitFor(10, TimeUnit.MINUTES) || npm.exitValue() != 0) {
+      npm.destroyForcibly();
+      throw new IllegalStateException("npm install in " + DIR + " failed:\n" + Files.readString(log));
+    }
+    installed = true;
   }
 
   public static Run run(long timeoutSeconds, String... arguments) throws IOException, InterruptedException {
@@ -33,9 +53,7 @@ public final class NodeScript {
   /** @param environment variables added to this process's for the script */
   public static Run run(long timeoutSeconds, Map<String, String> environment, String... arguments)
       throws IOException, InterruptedException {
-    if (!Files.isExecutable(NODE_22)) {
-      throw new IllegalStateException(NODE_22 + " is missing: run the build (mvn verify), whose npm step installs it");
-    }
+    install();
     List<String> command = new ArrayList<>();
     command.add(NODE_22.toAbsolutePath().toString());
     command.addAll(List.of(arguments));

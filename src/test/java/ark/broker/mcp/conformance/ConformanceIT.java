@@ -1,5 +1,7 @@
 package ark.broker.mcp.conformance;
 
+import ark.broker.testing.NodeDriven;
+import ark.broker.testing.NodeScript;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -19,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The official MCP conformance suite, every scenario of {@code --suite all}, with no expected-failures
  * file, run by {@code mcp-conformance.sh} against the broker plus the conformance fixtures.
  */
+@NodeDriven
 class ConformanceIT {
   @TempDir
   Path dataDir;
@@ -30,6 +33,7 @@ class ConformanceIT {
     try (TestBroker broker = TestBroker.start(dataDir, new JsonObject(),
         features -> new ConformanceFixtures().addTo(features))) {
       String url = "http://localhost:" + broker.mcp.getPort() + "/mcp";
+      NodeScript.install();
       Path output = Files.createTempFile("conformance-", ".out");
       Process suite = new ProcessBuilder("./mcp-conformance.sh", "--url", url)
           .redirectErrorStream(true).redirectOutput(output.toFile()).start();
