@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -73,7 +74,7 @@ public final class ConfigLoader {
 
   /** The environment variable that overrides a key path such as {@code store.dataDir}. */
   public static String environmentName(String path) {
-    return path.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase();
+    return path.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase(Locale.ROOT);
   }
 
   private static void overrideLeaves(JsonObject node, String prefix, Map<String, String> environment) {
@@ -124,7 +125,7 @@ public final class ConfigLoader {
       node.put(key, value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Environment variable " + variable + "='" + text + "' is not a valid "
-          + current.getClass().getSimpleName().replace("Json", "").toLowerCase(), e);
+          + current.getClass().getSimpleName().replace("Json", "").toLowerCase(Locale.ROOT), e);
     }
   }
 

@@ -2,8 +2,8 @@ package ark.broker;
 
 import ark.broker.auth.AuthSettings;
 import ark.broker.auth.Authenticators;
-import ark.broker.bus.BusCodecs;
 import ark.broker.bus.Addresses;
+import ark.broker.bus.BusCodecs;
 import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;

@@ -1,15 +1,14 @@
 package ark.broker.bench;
 
-import ark.broker.auth.Actor;
-import ark.broker.testing.BrokerProcess;
 import ark.broker.ConfigLoader;
 import ark.broker.Main;
+import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.question.NewQuestion;
-import ark.broker.question.Question;
 import ark.broker.question.Reply;
+import ark.broker.testing.BrokerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

@@ -106,7 +106,8 @@ public final class AuthFailure extends RuntimeException {
   /** RFC 6750 allows only printable ASCII other than {@code "} and {@code \} inside these quoted strings. */
   private static String quotable(String text) {
     StringBuilder out = new StringBuilder(text.length());
-    for (char c : text.toCharArray()) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       out.append(c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' ? c : '?');
     }
     return out.toString();

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -26,7 +27,7 @@ final class TokenHash {
 
   /** The hash written as hex, as in the tokens file; {@code null} if it is not 64 hex digits. */
   static byte[] parseHex(String hex) {
-    return hex != null && HEX_SHA256.matcher(hex).matches() ? HexFormat.of().parseHex(hex.toLowerCase()) : null;
+    return hex != null && HEX_SHA256.matcher(hex).matches() ? HexFormat.of().parseHex(hex.toLowerCase(Locale.ROOT)) : null;
   }
 
   /** The hex form the tokens file wants, for tools and tests that make one. */

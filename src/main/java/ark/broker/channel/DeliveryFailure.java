@@ -3,18 +3,19 @@ package ark.broker.channel;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.KeyedWorkQueue.RetryPolicy;
 
-/**
- * A call to a channel's API (or to the store, on a delivery's behalf) that did not do its job.
- *
- * @param retryable whether trying again may succeed (rate limits, server errors, timeouts); if not, the
- *     request itself is wrong for that service and repeating it would only fail again
- * @param retryAfterMillis how long the service asked us to wait (429 {@code Retry-After}), or -1
- * @param mayHaveTakenEffect whether the service may have done it anyway (a timeout or a 5xx after the
- *     request was sent): a post is then looked for before it is made again
- */
+/** A call to a channel's API (or to the store, on a delivery's behalf) that did not do its job. */
 public final class DeliveryFailure extends RuntimeException {
+  /**
+   * Whether trying again may succeed (rate limits, server errors, timeouts); if not, the request itself is wrong
+   * for that service and repeating it would only fail again.
+   */
   final boolean retryable;
+  /** How long the service asked us to wait (429 {@code Retry-After}), or -1. */
   final long retryAfterMillis;
+  /**
+   * Whether the service may have done it anyway (a timeout or a 5xx after the request was sent): a post is then
+   * looked for before it is made again.
+   */
   final boolean mayHaveTakenEffect;
   /** The service's own name for the error (Slack's {@code error}), or null. */
   private final String serviceError;

@@ -1,7 +1,7 @@
 package ark.broker.channel;
 
-import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.auth.Actor;
+import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.StoreFailure.Reason;

@@ -1,11 +1,11 @@
 package ark.broker.channel;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /** HMAC-SHA256, the scheme Slack, GitHub and the broker's own webhook all sign with. */
 public final class Hmac {

@@ -280,6 +280,7 @@ public final class KafkaEventLog implements EventLog {
   }
 
   /** A Kafka future as a Vert.x one, completed on this log's context. */
+  @SuppressWarnings("FutureReturnValueIgnored") // the continuation completes the promise; what whenComplete returns adds nothing
   private <T> Future<T> on(KafkaFuture<T> future) {
     Promise<T> promise = Promise.promise();
     future.whenComplete((result, failure) -> context.runOnContext(ignored -> {

@@ -1,8 +1,8 @@
 package ark.broker.mcp;
 
 import ark.broker.auth.Principal;
-import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.ClientAuthentication;
 import ark.broker.mcp.protocol.McpSession;

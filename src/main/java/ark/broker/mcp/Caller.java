@@ -1,14 +1,13 @@
 package ark.broker.mcp;
 
-import ark.broker.mcp.protocol.McpJson;
-import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.auth.Actor;
 import ark.broker.auth.AuthMethod;
 import ark.broker.auth.PrincipalKind;
+import ark.broker.mcp.protocol.McpJson;
+import ark.broker.mcp.protocol.RequestContext;
 import ark.broker.question.InvalidQuestionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * How a person decided an approval question.
@@ -22,7 +23,7 @@ public record Decision(Action action, String reason, ObjectNode arguments, Strin
 
     @JsonValue
     public String wireName() {
-      return name().toLowerCase();
+      return name().toLowerCase(Locale.ROOT);
     }
 
     public static Action parse(String value) {
@@ -39,7 +40,7 @@ public record Decision(Action action, String reason, ObjectNode arguments, Strin
      * approved, reject or rejected, in any letter case; null for anything else.
      */
     static Action ofResponse(String response) {
-      return switch (response.strip().toLowerCase()) {
+      return switch (response.strip().toLowerCase(Locale.ROOT)) {
         case "approve", "approved" -> APPROVED;
         case "reject", "rejected" -> REJECTED;
         default -> null;

@@ -8,7 +8,7 @@ import java.time.Instant;
 /**
  * A record that a channel showed the question to people.
  *
- * @param channel the channel's name, as in the question's {@code channels}
+ * @param channel the channel's name, as the question lists it
  * @param ref where it was shown, in the channel's own terms (a Slack channel and timestamp, a GitHub comment)
  * @param label what to tell the asker, such as "Slack #ops"
  * @param outcome the final status the channel has since shown there (the answer, cancellation or

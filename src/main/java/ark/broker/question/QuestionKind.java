@@ -2,6 +2,8 @@ package ark.broker.question;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import java.util.Locale;
+
 /**
  * What sort of answer a question wants: an answer (free text, one of its options, or a form its responseSchema
  * describes), or a decision to approve or reject, with a reason.
@@ -11,7 +13,7 @@ public enum QuestionKind {
 
   @JsonValue
   public String wireName() {
-    return name().toLowerCase();
+    return name().toLowerCase(Locale.ROOT);
   }
 
   public static QuestionKind parse(String value) {

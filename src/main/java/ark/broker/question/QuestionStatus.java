@@ -3,6 +3,7 @@ package ark.broker.question;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Where a question is in its life. Only {@link #PENDING} can change; the other three are final. */
@@ -11,7 +12,7 @@ public enum QuestionStatus {
 
   @JsonValue
   public String wireName() {
-    return name().toLowerCase();
+    return name().toLowerCase(Locale.ROOT);
   }
 
   public boolean isFinal() {

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -340,7 +341,7 @@ public final class ResponseSchema {
             yield QuestionJson.MAPPER.getNodeFactory().textNode(value);
           }
         }
-        case "boolean" -> switch (value.toLowerCase()) {
+        case "boolean" -> switch (value.toLowerCase(Locale.ROOT)) {
           case "true", "yes" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(true);
           case "false", "no" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(false);
           default -> QuestionJson.MAPPER.getNodeFactory().textNode(value);

@@ -51,7 +51,6 @@ final class LogBackedView<E, R> {
   record Restatement<E>(long position, String key, E record) {
   }
 
-  private final Vertx vertx;
   private final EventLog log;
   private final String name;
   private final ObjectReader reader;
@@ -80,7 +79,6 @@ final class LogBackedView<E, R> {
    */
   LogBackedView(Vertx vertx, EventLog log, String name, Class<E> type, Predicate<E> isRestatement,
                 StoreSettings settings, MeterRegistry meters) {
-    this.vertx = vertx;
     this.log = log;
     this.name = name;
     this.reader = QuestionJson.logReader(type);

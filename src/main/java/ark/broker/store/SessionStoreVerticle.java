@@ -106,7 +106,7 @@ public final class SessionStoreVerticle extends VerticleBase implements McpSessi
         WorkerRole.follow(bus, idleSessions::setActive);
       }
       LOG.info("Session store ready: {} MCP sessions", sessions.size());
-      return replayed;
+      return null;
     });
   }
 

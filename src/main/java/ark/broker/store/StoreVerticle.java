@@ -5,17 +5,15 @@ import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.McpSessionStore;
-import ark.broker.bus.QuestionStore;
-import ark.broker.bus.StoreFailure;
 import ark.broker.bus.Messages.Changes;
 import ark.broker.bus.Messages.Created;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.StoreStatus;
+import ark.broker.bus.QuestionStore;
+import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
 import ark.broker.log.LogUnavailableException;
-import ark.broker.reconcile.Backoff;
-import ark.broker.reconcile.PeriodicPass;
 import ark.broker.question.Attribution;
 import ark.broker.question.Delivery;
 import ark.broker.question.EscalationRule;
@@ -25,13 +23,15 @@ import ark.broker.question.Question;
 import ark.broker.question.QuestionAction;
 import ark.broker.question.QuestionEvent;
 import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionPage;
-import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionStatus;
 import ark.broker.question.QuestionView;
 import ark.broker.question.QuestionView.Outcome;
 import ark.broker.question.Reply;
+import ark.broker.reconcile.Backoff;
+import ark.broker.reconcile.PeriodicPass;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -113,7 +113,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       WorkerRole.follow(bus, upkeep::setActive);
       LOG.info("Store ready: {} questions ({} pending) at resourceVersion {}", view.size(),
           view.count(QuestionStatus.PENDING), view.position());
-      return replayed;
+      return null;
     });
   }
 
@@ -255,7 +255,10 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
                                    UnaryOperator<Question> decide, int attempt) {
     Question before = view.require(id);
     Question decided = decide.apply(before);
-    if (decided == before) {
+    // A decision that changes nothing hands back the very question it was given.
+    @SuppressWarnings("ReferenceEquality")
+    boolean unchanged = decided == before;
+    if (unchanged) {
       return Future.succeededFuture(before);
     }
     Question after = decided.recording(new QuestionAction(type, decided.updatedAt(), by, reason));

@@ -1,17 +1,17 @@
 package ark.broker.auth;
 
-import ark.broker.testing.LoopbackIssuer;
 import ark.broker.testing.Identities;
+import ark.broker.testing.LoopbackIssuer;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.TestBroker;
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

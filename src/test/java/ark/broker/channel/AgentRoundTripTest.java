@@ -1,9 +1,9 @@
 package ark.broker.channel;
 
+import ark.broker.testing.McpTestClient;
 import ark.broker.testing.SseStream;
 import ark.broker.testing.SseStream.SseEvent;
 import ark.broker.testing.TestBroker;
-import ark.broker.testing.McpTestClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;

@@ -1,8 +1,8 @@
 package ark.broker.kube;
 
-import ark.broker.testing.TestBroker;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.WorkerStatus;
+import ark.broker.testing.TestBroker;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;

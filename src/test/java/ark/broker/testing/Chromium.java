@@ -2,8 +2,8 @@ package ark.broker.testing;
 
 import org.junit.jupiter.api.Assumptions;
 
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -10,7 +10,8 @@ final class Html {
       return "";
     }
     StringBuilder out = new StringBuilder(text.length() + 16);
-    for (char c : text.toCharArray()) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       switch (c) {
         case '&' -> out.append("&amp;");
         case '<' -> out.append("&lt;");

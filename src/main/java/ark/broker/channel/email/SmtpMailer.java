@@ -70,7 +70,9 @@ final class SmtpMailer {
         message.setFrom(new InternetAddress(settings.from(), true));
         message.setRecipient(Message.RecipientType.TO, new InternetAddress(to, true));
         message.setSubject(content.subject(), StandardCharsets.UTF_8.name());
-        message.setSentDate(new Date());
+        @SuppressWarnings("JavaUtilDate") // what Jakarta Mail takes
+        Date sent = new Date();
+        message.setSentDate(sent);
         message.setHeader("X-Ark-Question", questionId);
         MimeBodyPart text = new MimeBodyPart();
         text.setText(content.text(), StandardCharsets.UTF_8.name());
