@@ -1,5 +1,6 @@
 package ark.broker.bench;
 
+import ark.broker.testing.SseParser;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -188,7 +189,7 @@ public final class AnswerLatencyAgents {
         throw new IllegalStateException(agent + ": " + request.getString("method") + " answered " + response.statusCode()
             + " " + response.getHeader("Content-Type") + " instead of a stream");
       }
-      SseFrames frames = new SseFrames(message -> {
+      SseParser frames = SseParser.ofJson(message -> {
         JsonObject result = message.getJsonObject("result");
         if (result != null) {
           arrived(agent, result.getJsonObject("structuredContent"), System.nanoTime());

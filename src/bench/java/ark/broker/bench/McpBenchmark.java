@@ -1,6 +1,7 @@
 package ark.broker.bench;
 
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.SseParser;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -160,7 +161,7 @@ public final class McpBenchmark {
   /** Opens a request whose reply streams; completes once the stream is open, records the result when it comes. */
   private Future<Void> stream(int agent, JsonObject request) {
     return post(sessions[agent], request).map(response -> {
-      SseFrames frames = new SseFrames(message -> {
+      SseParser frames = SseParser.ofJson(message -> {
         JsonObject result = message.getJsonObject("result");
         if (result == null) {
           return;

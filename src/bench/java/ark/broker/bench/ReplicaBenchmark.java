@@ -1,6 +1,7 @@
 package ark.broker.bench;
 
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.SseParser;
 import ark.broker.testing.TestKafka;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -162,7 +163,7 @@ public final class ReplicaBenchmark {
   private static Percentiles answerOnBSeenOnA(HttpClient onA, HttpClient onB) throws Exception {
     String recipient = "ark://users/latency";
     Map<String, Promise<Long>> seen = new ConcurrentHashMap<>();
-    SseFrames frames = new SseFrames(question -> {
+    SseParser frames = SseParser.ofJson(question -> {
       Promise<Long> waiting = seen.get(question.getString("id"));
       if (waiting != null && "answered".equals(question.getString("status"))) {
         waiting.tryComplete(System.nanoTime());
@@ -208,7 +209,7 @@ public final class ReplicaBenchmark {
           .await(10, TimeUnit.SECONDS);
       Promise<Long> result = Promise.promise();
       McpBenchmark.post(mcpOnA, session, McpBenchmark.rpc(3, "tasks/result", new JsonObject().put("taskId", taskId)))
-          .onSuccess(stream -> stream.handler(new SseFrames(message -> {
+          .onSuccess(stream -> stream.handler(SseParser.ofJson(message -> {
             if (message.containsKey("result")) {
               result.tryComplete(System.nanoTime());
             }

@@ -14,7 +14,8 @@ import java.util.Locale;
 
 /**
  * Sends bytes as they are over a plain socket, for requests no HTTP client would send (no Host header,
- * broken chunks, broken percent-encoding), and reads what comes back until the server closes.
+ * broken chunks, broken percent-encoding), and reads what comes back: until the server closes, or, on a
+ * connection the test keeps open, one whole answer at a time.
  */
 public final class RawHttp {
   private RawHttp() {
@@ -44,6 +45,28 @@ public final class RawHttp {
   /** The same, but an event stream too must end within {@code timeout} to be complete. */
   public static Answer sendUntilEnd(URI server, String request, Duration timeout) throws IOException {
     return exchange(server, request, timeout, true);
+  }
+
+  /**
+   * Sends {@code request} on a connection that stays open and reads its whole answer (headers and a
+   * Content-Length body), for tests of what a connection may hold; returns the headers.
+   */
+  public static String exchange(Socket socket, String request) throws IOException {
+    socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+    InputStream in = socket.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int read = in.read();
+      if (read < 0) {
+        throw new IOException("closed after: " + head);
+      }
+      head.append((char) read);
+    }
+    String lower = head.toString().toLowerCase(Locale.ROOT);
+    int at = lower.indexOf("content-length:");
+    int length = at < 0 ? 0 : Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
+    in.readNBytes(length);
+    return head.toString();
   }
 
   private static Answer exchange(URI server, String request, Duration timeout, boolean streamsToo) throws IOException {

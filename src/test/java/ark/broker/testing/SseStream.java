@@ -2,14 +2,12 @@ package ark.broker.testing;
 
 import io.vertx.core.json.JsonObject;
 
-import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -71,31 +69,11 @@ public final class SseStream implements AutoCloseable {
   }
 
   private void read() {
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-      String id = null;
-      String event = null;
-      StringBuilder data = null;
-      List<String> comments = new ArrayList<>();
-      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (line.isEmpty()) {
-          if (data != null) {
-            events.add(new SseEvent(id, event == null ? "message" : event, data.toString(), comments));
-            comments = new ArrayList<>();
-          }
-          id = null;
-          event = null;
-          data = null;
-        } else if (line.startsWith(":")) {
-          comments.add(line.substring(1).trim());
-          this.comments.add(line.substring(1).trim());
-        } else if (line.startsWith("id:")) {
-          id = line.substring(3).trim();
-        } else if (line.startsWith("event:")) {
-          event = line.substring(6).trim();
-        } else if (line.startsWith("data:")) {
-          String value = line.substring(5).startsWith(" ") ? line.substring(6) : line.substring(5);
-          data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
-        }
+    SseParser parser = new SseParser(events::add, comments::add);
+    char[] buffer = new char[8192];
+    try (InputStreamReader reader = new InputStreamReader(body, StandardCharsets.UTF_8)) {
+      for (int read = reader.read(buffer); read >= 0; read = reader.read(buffer)) {
+        parser.feed(java.nio.CharBuffer.wrap(buffer, 0, read));
       }
     } catch (Exception ignored) {
       // closed by the test or by the server: either way the stream has ended

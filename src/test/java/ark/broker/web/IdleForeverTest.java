@@ -1,6 +1,7 @@
 package ark.broker.web;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.RawHttp;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package ark.broker.web;
 
+import ark.broker.testing.RawHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerResponse;
