@@ -30,15 +30,16 @@ class ImportRulesTest {
   /** Each room and the other rooms it may use (besides itself, the shared {@link #SHARED} packages, and the JDK and libraries). */
   private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
       entry("question", Set.of()),
+      entry("wire", Set.of("question")),
       entry("bus", Set.of("question", "auth")),
       entry("log", Set.of("question")),
-      entry("store", Set.of("question", "log", "bus", "auth")),
+      entry("store", Set.of("question", "wire", "log", "bus", "auth")),
       entry("worker", Set.of("bus")),
       entry("auth", Set.of("question")),
-      entry("http", Set.of("question", "bus", "auth")),
-      entry("mcp", Set.of("question", "bus", "auth", "mcp.protocol")),
-      entry("kube", Set.of("question", "bus", "auth")),
-      entry("channel", Set.of("question", "bus", "auth")),
+      entry("http", Set.of("question", "wire", "bus", "auth")),
+      entry("mcp", Set.of("question", "wire", "bus", "auth", "mcp.protocol")),
+      entry("kube", Set.of("question", "wire", "bus", "auth")),
+      entry("channel", Set.of("question", "wire", "bus", "auth")),
       entry("mcp.protocol", Set.of()),
       entry("reconcile", Set.of()),
       entry("web", Set.of()));

@@ -62,8 +62,8 @@ public final class Answering {
    */
   public Future<Question> answer(Question question, String given, ChannelUser user, String requestId) {
     String response = asOption(question, given.strip());
-    if (question.status() == QuestionStatus.ANSWERED && Objects.equals(question.response(), response)
-        && Objects.equals(question.answeredBy(), user.identity())) {
+    if (question.outcome().status() == QuestionStatus.ANSWERED && Objects.equals(question.outcome().response(), response)
+        && Objects.equals(question.outcome().answeredBy(), user.identity())) {
       return Future.succeededFuture(question);
     }
     return answer(question, new Reply.Text(response), user, requestId);
@@ -111,8 +111,8 @@ public final class Answering {
   }
 
   private static String asOption(Question question, String response) {
-    if (question.options() != null) {
-      for (String option : question.options()) {
+    if (question.asked().options() != null) {
+      for (String option : question.asked().options()) {
         if (option.equalsIgnoreCase(response)) {
           return option;
         }

@@ -53,7 +53,7 @@ final class Destinations {
   }
 
   private Set<String> names(Question question) {
-    Set<String> names = new LinkedHashSet<>(question.channels());
+    Set<String> names = new LinkedHashSet<>(question.asked().channels());
     for (RoutingRule rule : rules) {
       if (rule.matches(question)) {
         names.addAll(rule.channels());

@@ -120,7 +120,7 @@ final class Dispatcher {
     }
     List<Destination> places = destinations.of(question);
     if (!places.isEmpty() && change.type() != EventType.DELIVERED) {
-      seenLive.put(question.id(), question.status());
+      seenLive.put(question.id(), question.outcome().status());
     }
     if (!places.isEmpty() && (change.type() == EventType.REMINDED || change.type() == EventType.ESCALATED)) {
       followUpsSeenLive.put(question.id() + " " + change.type(), true);
@@ -131,7 +131,7 @@ final class Dispatcher {
   private void consider(Question question, List<Destination> places) {
     for (Destination destination : places) {
       if (scan.isActive() && isDue(question, destination)
-          && !refused.containsKey(jobKey(question, destination) + " " + question.status())) {
+          && !refused.containsKey(jobKey(question, destination) + " " + question.outcome().status())) {
         queues.computeIfAbsent(destination.key(), key -> newQueue(destination)).offer(new Job(question.id(), destination));
       }
     }
@@ -148,7 +148,7 @@ final class Dispatcher {
     if (record == null) {
       return question.isPending() || destination.channel().sendsFinished(question, clock.instant());
     }
-    return question.status().isFinal() && record.outcome() != question.status() || record.followUpOwed(question) != null;
+    return question.outcome().status().isFinal() && record.outcome() != question.outcome().status() || record.followUpOwed(question) != null;
   }
 
   /** One destination's work for one question, decided on the question as the store has it now. */
@@ -214,19 +214,19 @@ final class Dispatcher {
 
   private Future<Void> showOutcomeIfDue(Question question, Destination destination) {
     Delivery posted = Destinations.recordOf(question, destination);
-    if (posted == null || question.isPending() || posted.outcome() == question.status()) {
+    if (posted == null || question.isPending() || posted.outcome() == question.outcome().status()) {
       return Future.succeededFuture();
     }
-    String job = jobKey(question, destination) + " " + question.status();
-    boolean look = unsure.containsKey(job) || seenLive.get(question.id()) != question.status();
+    String job = jobKey(question, destination) + " " + question.outcome().status();
+    boolean look = unsure.containsKey(job) || seenLive.get(question.id()) != question.outcome().status();
     return destination.channel().showOutcome(question, destination, posted, look)
         .onFailure(failure -> noteUnsure(job, failure))
-        .compose(shown -> record(question.id(), posted.showing(question.status(), clock.instant().truncatedTo(ChronoUnit.MILLIS)))
+        .compose(shown -> record(question.id(), posted.showing(question.outcome().status(), clock.instant().truncatedTo(ChronoUnit.MILLIS)))
             // Shown but not recorded: the next attempt must look before it shows it again.
             .onFailure(notRecorded -> unsure.put(job, true)))
         .map(recorded -> {
           unsure.remove(job);
-          LOG.info("Question {}: {} shown on {}", question.id(), question.status().wireName(), destination.label());
+          LOG.info("Question {}: {} shown on {}", question.id(), question.outcome().status().wireName(), destination.label());
           return null;
         });
   }
@@ -259,7 +259,7 @@ final class Dispatcher {
     } else if (failure instanceof DeliveryFailure) {
       LOG.warn("Question {} cannot be delivered to {}: {}; not retrying until this broker next becomes the worker",
           question.id(), destination.label(), failure.getMessage());
-      refused.put(jobKey(question, destination) + " " + question.status(), true);
+      refused.put(jobKey(question, destination) + " " + question.outcome().status(), true);
     } else {
       LOG.error("Question {}: delivery to {} failed unexpectedly", question.id(), destination.label(), failure);
     }

@@ -16,7 +16,7 @@ public final class FollowUpNotice {
    */
   public static String text(Question question, EventType step, Directory directory, UnaryOperator<String> person) {
     if (step == EventType.ESCALATED) {
-      List<String> added = question.escalation().escalateTo();
+      List<String> added = question.followUps().escalation().escalateTo();
       return "Escalated: nobody has answered question " + question.id() + " yet, so " + names(added, directory, person)
           + (added.size() == 1 ? " is" : " are") + " asked too.";
     }

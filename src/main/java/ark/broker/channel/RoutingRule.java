@@ -26,8 +26,8 @@ record RoutingRule(String recipient, String sender, String priority, List<String
   }
 
   boolean matches(Question question) {
-    return (recipient == null || recipient.equals(question.recipient()))
-        && (sender == null || sender.equals(question.sender()))
-        && (priority == null || priority.equals(question.priority().wireName()));
+    return (recipient == null || recipient.equals(question.asked().recipient()))
+        && (sender == null || sender.equals(question.asked().sender()))
+        && (priority == null || priority.equals(question.asked().priority().wireName()));
   }
 }

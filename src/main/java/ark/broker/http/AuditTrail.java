@@ -3,7 +3,7 @@ package ark.broker.http;
 import ark.broker.bus.Messages.Changes;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.question.QuestionAction;
-import ark.broker.question.QuestionJson;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;

@@ -1,7 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.bus.Messages.QuestionChange;
-import ark.broker.question.QuestionJson;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;

@@ -206,10 +206,10 @@ final class A2ATaskApprovals {
     return store.find(Actor.BROKER, QuestionIds.forRequest(request))
         .compose(known -> known != null ? Future.succeededFuture(known) : store.create(Actor.BROKER, request).map(created -> {
           LOG.info("A2ATask {} waits for approval of {}: asked {} (question {})", task.ref(), task.toolNames(),
-              created.question().recipient(), created.question().id());
+              created.question().asked().recipient(), created.question().id());
           return created.question();
         }))
-        .compose(question -> question.status() == QuestionStatus.ANSWERED ? writeBack(task, question)
+        .compose(question -> question.outcome().status() == QuestionStatus.ANSWERED ? writeBack(task, question)
             : Future.succeededFuture());
   }
 
@@ -217,7 +217,7 @@ final class A2ATaskApprovals {
     String decision = ApprovalQuestion.decision(answered);
     return blocking(() -> api.writeDecision(task, decision)).map(written -> {
       if (written) {
-        LOG.info("A2ATask {} {} by {} (question {})", task.ref(), decision, answered.answeredBy(), answered.id());
+        LOG.info("A2ATask {} {} by {} (question {})", task.ref(), decision, answered.outcome().answeredBy(), answered.id());
       }
       return null;
     });

@@ -49,7 +49,7 @@ final class ApprovalQuestion {
 
   /** The task a question asks about, or null for a question that is not an approval. */
   static TaskRef taskOf(Question question) {
-    String key = question.idempotencyKey();
+    String key = question.origin().idempotencyKey();
     if (key == null || !key.startsWith(KEY_PREFIX)) {
       return null;
     }
@@ -59,7 +59,7 @@ final class ApprovalQuestion {
 
   /** Whether the question asks about this very task, not an earlier one of the same name. */
   static boolean isAbout(Question question, ApprovalTask task) {
-    return key(task).equals(question.idempotencyKey());
+    return key(task).equals(question.origin().idempotencyKey());
   }
 
   /**
@@ -67,8 +67,8 @@ final class ApprovalQuestion {
    * their own kind is still pending after an upgrade, and its answer is the option chosen.
    */
   static String decision(Question answered) {
-    boolean approved = answered.decision() != null ? answered.decision().action() == Decision.Action.APPROVED
-        : APPROVE.equals(answered.response());
+    boolean approved = answered.outcome().decision() != null ? answered.outcome().decision().action() == Decision.Action.APPROVED
+        : APPROVE.equals(answered.outcome().response());
     return approved ? ApprovalTask.APPROVED : ApprovalTask.REJECTED;
   }
 

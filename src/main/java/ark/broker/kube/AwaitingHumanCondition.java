@@ -74,7 +74,7 @@ final class AwaitingHumanCondition {
     if (pending.isEmpty()) {
       return "No question asked through the Ark Broker is pending";
     }
-    String named = pending.stream().limit(NAMED).map(q -> q.id() + " for " + q.recipient())
+    String named = pending.stream().limit(NAMED).map(q -> q.id() + " for " + q.asked().recipient())
         .collect(Collectors.joining("; "));
     int more = pending.size() - NAMED;
     return (pending.size() == 1 ? "Waiting for an answer to question " : "Waiting for answers to "

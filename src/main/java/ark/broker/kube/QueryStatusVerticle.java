@@ -64,7 +64,7 @@ public final class QueryStatusVerticle extends VerticleBase {
   private KeyedWorkQueue<QueryRef> queries;
 
   /** Until its first full list it lacks older questions, and could wrongly release a Query. */
-  private final PendingIndex<QueryRef> pending = new PendingIndex<>(Question::query);
+  private final PendingIndex<QueryRef> pending = new PendingIndex<>(question -> question.origin().query());
 
   /** Failures in a row per Query, so that only the first is a warning and a recovery is reported. */
   private final Map<QueryRef, Integer> failures = new HashMap<>();
@@ -253,7 +253,7 @@ public final class QueryStatusVerticle extends VerticleBase {
       return Future.succeededFuture(Optional.empty());
     }
     return store.find(Actor.BROKER, shown).map(question -> question == null || question.isPending()
-        || !state.ref().equals(question.query()) ? Optional.empty() : StatusPatch.released(state));
+        || !state.ref().equals(question.origin().query()) ? Optional.empty() : StatusPatch.released(state));
   }
 
   private Future<Outcome> apply(QueryRef ref, StatusPatch patch) {

@@ -30,7 +30,7 @@ record StatusPatch(JsonObject body, String description) {
         .orElse(pending.get(0));
     String since = now.isWaiting() && now.waitingFor() != null && now.waitingFor().since() != null
         ? now.waitingFor().since() : chosen.createdAt().truncatedTo(ChronoUnit.SECONDS).toString();
-    WaitingFor wanted = new WaitingFor(since, chosen.id(), chosen.id(), chosen.toolCallId());
+    WaitingFor wanted = new WaitingFor(since, chosen.id(), chosen.id(), chosen.origin().toolCallId());
     JsonObject status = new JsonObject();
     if (!now.isWaiting()) {
       status.put("phase", QueryState.WAITING);

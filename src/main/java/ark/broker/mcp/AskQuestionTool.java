@@ -67,7 +67,7 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
     }
     return store.create(Caller.of(ctx, arguments).actor(), request).compose(created -> {
       Question question = created.question();
-      if (question.status().isFinal()) {
+      if (question.outcome().status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
       }
       if (waitMillis >= 0) {
@@ -97,7 +97,7 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
       ObjectNode result = McpJson.object();
       result.set("task", tasks.observed(ctx, question));
       result.putObject("_meta").put("io.modelcontextprotocol/model-immediate-response",
-          "Asked " + question.recipient() + " (question " + question.id() + "). The answer will be this task's result.");
+          "Asked " + question.asked().recipient() + " (question " + question.id() + "). The answer will be this task's result.");
       return result;
     });
   }

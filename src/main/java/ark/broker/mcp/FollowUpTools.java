@@ -127,7 +127,7 @@ final class FollowUpTools {
       if (question == null) {
         return Future.succeededFuture(QuestionResults.errorResult("There is no question " + id));
       }
-      if (question.status().isFinal() || waitMillis == 0) {
+      if (question.outcome().status().isFinal() || waitMillis == 0) {
         return Future.succeededFuture(QuestionResults.statusResult(question));
       }
       return watch.untilFinal(ctx, question.id(), waitMillis).map(QuestionResults::statusResult);

@@ -2,8 +2,8 @@ package ark.broker.mcp;
 
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionJson;
 import ark.broker.question.QuestionStatus;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -44,23 +44,23 @@ final class QuestionResults {
   }
 
   static ObjectNode structured(Question question) {
-    ObjectNode structured = McpJson.object().put("questionId", question.id()).put("status", question.status().wireName());
-    if (question.response() != null) {
-      structured.put("response", question.response());
+    ObjectNode structured = McpJson.object().put("questionId", question.id()).put("status", question.outcome().status().wireName());
+    if (question.outcome().response() != null) {
+      structured.put("response", question.outcome().response());
     }
-    if (question.answer() != null) {
-      structured.set("answer", question.answer());
+    if (question.outcome().answer() != null) {
+      structured.set("answer", question.outcome().answer());
     }
-    if (question.decision() != null) {
-      structured.set("decision", QuestionJson.MAPPER.valueToTree(question.decision()));
+    if (question.outcome().decision() != null) {
+      structured.set("decision", QuestionJson.MAPPER.valueToTree(question.outcome().decision()));
     }
-    if (question.answeredBy() != null) {
-      structured.put("answeredBy", question.answeredBy());
+    if (question.outcome().answeredBy() != null) {
+      structured.put("answeredBy", question.outcome().answeredBy());
     }
-    if (question.answeredAt() != null) {
-      structured.put("answeredAt", question.answeredAt().toString());
+    if (question.outcome().answeredAt() != null) {
+      structured.put("answeredAt", question.outcome().answeredAt().toString());
     }
-    if (question.answeredOnTimeout()) {
+    if (question.outcome().answeredOnTimeout()) {
       structured.put("answeredOnTimeout", true);
     }
     return structured;
@@ -72,15 +72,15 @@ final class QuestionResults {
    */
   static ObjectNode askResult(Question question) {
     ObjectNode structured = structured(question);
-    String text = switch (question.status()) {
+    String text = switch (question.outcome().status()) {
       case CANCELLED -> "The question " + question.id() + " was cancelled before anyone answered it.";
-      case EXPIRED -> "The question " + question.id() + " expired at " + question.expiresAt() + " without an answer.";
+      case EXPIRED -> "The question " + question.id() + " expired at " + question.followUps().expiresAt() + " without an answer.";
       case PENDING -> "No answer yet to question " + question.id() + "; collect it later with get_question. "
           + McpJson.write(structured);
-      default -> (question.answeredOnTimeout() ? "Nobody answered question " + question.id() + " by " + question.expiresAt()
+      default -> (question.outcome().answeredOnTimeout() ? "Nobody answered question " + question.id() + " by " + question.followUps().expiresAt()
           + "; its default answer (escalation.onTimeout) applies: " : "") + McpJson.write(structured);
     };
-    return toolResult(text, structured, question.status() == QuestionStatus.CANCELLED || question.status() == QuestionStatus.EXPIRED);
+    return toolResult(text, structured, question.outcome().status() == QuestionStatus.CANCELLED || question.outcome().status() == QuestionStatus.EXPIRED);
   }
 
   /** get_question's and cancel_question's result: the question's status, and its answer once answered. */
@@ -111,7 +111,7 @@ final class QuestionResults {
   static ObjectNode task(Question question, long pollIntervalMillis) {
     ObjectNode task = McpJson.object()
         .put("taskId", question.id())
-        .put("status", switch (question.status()) {
+        .put("status", switch (question.outcome().status()) {
           case PENDING -> "working";
           case ANSWERED -> "completed";
           case CANCELLED -> "cancelled";
@@ -122,7 +122,7 @@ final class QuestionResults {
         .put("lastUpdatedAt", question.updatedAt().toString());
     // Questions are kept, so the task never expires: a null ttl means unlimited.
     task.set("ttl", NullNode.getInstance());
-    if (!question.status().isFinal()) {
+    if (!question.outcome().status().isFinal()) {
       task.put("pollInterval", pollIntervalMillis);
     }
     return task;
@@ -145,16 +145,16 @@ final class QuestionResults {
   }
 
   private static String statusMessage(Question question) {
-    return switch (question.status()) {
+    return switch (question.outcome().status()) {
       case PENDING -> question.deliveries().isEmpty()
           ? "Waiting for an answer from " + String.join(", ", question.recipients())
           : "Waiting for an answer from " + String.join(", ", question.recipients()) + " (delivered to "
               + String.join(", ", question.deliveries().stream()
                   .map(d -> d.label() != null ? d.label() : d.channel()).toList()) + ")";
-      case ANSWERED -> question.answeredOnTimeout() ? "Answered by default: nobody answered in time"
-          : "Answered" + (question.answeredBy() == null ? "" : " by " + question.answeredBy());
+      case ANSWERED -> question.outcome().answeredOnTimeout() ? "Answered by default: nobody answered in time"
+          : "Answered" + (question.outcome().answeredBy() == null ? "" : " by " + question.outcome().answeredBy());
       case CANCELLED -> "The question was cancelled before anyone answered it";
-      case EXPIRED -> "The question expired at " + question.expiresAt() + " without an answer";
+      case EXPIRED -> "The question expired at " + question.followUps().expiresAt() + " without an answer";
     };
   }
 }

@@ -54,7 +54,7 @@ final class QuestionTaskStore implements TaskStore {
   @Override
   public Future<ObjectNode> result(RequestContext ctx, String taskId) {
     return existing(ctx, taskId).compose(question -> {
-      if (question.status().isFinal()) {
+      if (question.outcome().status().isFinal()) {
         return Future.succeededFuture(QuestionResults.withRelatedTask(QuestionResults.askResult(question), taskId));
       }
       ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(taskId));
@@ -88,7 +88,7 @@ final class QuestionTaskStore implements TaskStore {
   @Override
   public Future<ObjectNode> cancel(RequestContext ctx, String taskId) {
     return existing(ctx, taskId).compose(question -> {
-      if (question.status().isFinal()) {
+      if (question.outcome().status().isFinal()) {
         return Future.failedFuture(alreadyTerminal(question));
       }
       return store.cancel(Caller.actorOf(ctx), taskId, null)
@@ -107,7 +107,7 @@ final class QuestionTaskStore implements TaskStore {
 
   /** Tells the sessions observing the question's task, on this replica, that it changed. */
   void changed(Question question) {
-    Set<String> sessions = question.status().isFinal()
+    Set<String> sessions = question.outcome().status().isFinal()
         ? observers.remove(question.id()) : observers.get(question.id());
     if (sessions != null) {
       for (String session : sessions) {

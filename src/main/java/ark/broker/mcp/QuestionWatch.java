@@ -75,7 +75,7 @@ final class QuestionWatch {
     long[] progress = {0};
     Consumer<QuestionChange> listener = change -> {
       latest[0] = change.question();
-      if (change.question().status().isFinal()) {
+      if (change.question().outcome().status().isFinal()) {
         done.tryComplete(change.question());
       } else if (change.type() == EventType.DELIVERED && !change.question().deliveries().isEmpty()) {
         var delivery = change.question().deliveries().get(change.question().deliveries().size() - 1);
@@ -98,7 +98,7 @@ final class QuestionWatch {
         done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
       } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
         latest[0] = found.result();
-        if (latest[0].status().isFinal()) {
+        if (latest[0].outcome().status().isFinal()) {
           done.tryComplete(latest[0]);
         } else if (maxWaitMillis != 0) {
           ctx.progress(++progress[0], null, waitingFor(latest[0]));
@@ -117,7 +117,7 @@ final class QuestionWatch {
   }
 
   private static String waitingFor(Question question) {
-    return "Waiting for an answer from " + question.recipient() + " to question " + question.id();
+    return "Waiting for an answer from " + question.asked().recipient() + " to question " + question.id();
   }
 
   private void listen(String id, Consumer<QuestionChange> listener) {

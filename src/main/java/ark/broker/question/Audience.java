@@ -13,7 +13,7 @@ public record Audience(Set<String> names) {
   }
 
   public boolean sees(Question question) {
-    return (question.sender() != null && names.contains(question.sender())) || isRecipientOf(question);
+    return (question.asked().sender() != null && names.contains(question.asked().sender())) || isRecipientOf(question);
   }
 
   /** Whether the question is addressed to one of these names (to the caller or one of its teams), at first or by escalation. */

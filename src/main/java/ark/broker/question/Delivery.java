@@ -45,8 +45,8 @@ public record Delivery(String channel, String ref, String label, Instant at, Que
    * noted as told, so nobody gets a reminder right after the question itself.
    */
   public Delivery coveringFollowUpsOf(Question question, Instant now) {
-    return new Delivery(channel, ref, label, at, outcome, question.remindedAt() == null ? remindedAt : now,
-        question.escalatedAt() == null ? escalatedAt : now);
+    return new Delivery(channel, ref, label, at, outcome, question.followUps().remindedAt() == null ? remindedAt : now,
+        question.followUps().escalatedAt() == null ? escalatedAt : now);
   }
 
   /** Whether people there still have to hear of a follow-up the question had: {@link #following} names it, or null. */
@@ -54,9 +54,9 @@ public record Delivery(String channel, String ref, String label, Instant at, Que
     if (!question.isPending()) {
       return null;
     }
-    if (question.escalatedAt() != null && escalatedAt == null) {
+    if (question.followUps().escalatedAt() != null && escalatedAt == null) {
       return EventType.ESCALATED;
     }
-    return question.remindedAt() != null && remindedAt == null ? EventType.REMINDED : null;
+    return question.followUps().remindedAt() != null && remindedAt == null ? EventType.REMINDED : null;
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -115,9 +116,8 @@ public record NewQuestion(
     if (escalation != null && escalation.onTimeout() != null && expiry == null) {
       throw new InvalidQuestionException("escalation.onTimeout answers the question when it times out: give it expiresAt or ttlSeconds");
     }
-    Question question = new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation, QuestionStatus.PENDING, null, null, null, null, false,
-        now, now, null, expiry, null, null, query, toolCallId, idempotencyKey, List.of(), List.of(), 0);
+    Question question = new Question(id, asked(), form(), FollowUps.planned(expiry, escalation), Outcome.PENDING,
+        new Origin(query, toolCallId, idempotencyKey), now, now, List.of(), List.of(), 0);
     if (escalation != null && escalation.onTimeout() != null) {
       try {
         question.answer(escalation.timeoutReply(), null, now);
@@ -134,15 +134,20 @@ public record NewQuestion(
    * different question, which the caller must hear about instead of getting the old one back.
    */
   public boolean isSameRequestAs(Question existing) {
-    return java.util.Objects.equals(sender, existing.sender()) && recipient.equals(existing.recipient())
-        && channels.equals(existing.channels()) && content.equals(existing.content())
-        && java.util.Objects.equals(context, existing.context())
-        && java.util.Objects.equals(options, existing.options()) && priority == existing.priority()
-        && blocking == existing.blocking() && kind == existing.kind()
-        && java.util.Objects.equals(responseSchema, existing.responseSchema()) && reasonRequired == existing.reasonRequired()
-        && java.util.Objects.equals(arguments, existing.arguments()) && java.util.Objects.equals(query, existing.query())
-        && java.util.Objects.equals(escalation, existing.escalation())
-        && java.util.Objects.equals(toolCallId, existing.toolCallId());
+    return asked().equals(existing.asked()) && form().equals(existing.form())
+        && Objects.equals(escalation, existing.followUps().escalation())
+        && Objects.equals(query, existing.origin().query())
+        && Objects.equals(toolCallId, existing.origin().toolCallId());
+  }
+
+  /** What the request asks, as the question it creates keeps it. */
+  public Asked asked() {
+    return new Asked(sender, recipient, channels, content, context, options, priority, blocking);
+  }
+
+  /** How the question it creates is answered. */
+  public AnswerForm form() {
+    return new AnswerForm(kind, responseSchema, reasonRequired, arguments);
   }
 
   private static String requireText(String field, String value, int max, boolean required) {

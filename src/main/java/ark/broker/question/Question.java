@@ -1,9 +1,5 @@
 package ark.broker.question;
 
-import com.fasterxml.jackson.annotation.JsonFormat;
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonView;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Instant;
@@ -11,52 +7,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A question from an agent to a person, as every surface shows it. Immutable: each change makes a
- * new snapshot, which is what the event log stores and watchers receive.
+ * A question from an agent to a person, as every surface shows it: made of the parts that change together.
+ * Immutable: each change makes a new snapshot, replacing the part it changes, which is what the event log stores
+ * and watchers receive.
  *
  * @param resourceVersion log position of the event that last changed this question (set when the
  *     event is applied, so never part of what a writer decides; 0 until then). A string on the wire,
  *     opaque to clients as in Kubernetes.
+ * @param history who did what, for {@code GET /questions/{id}/events} and the audit trail; kept in the log, not
+ *     shown with the question
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record Question(
-    String id,
-    // what was asked, of whom, by whom
-    String sender, String recipient, List<String> channels, String content, String context, List<String> options,
-    Priority priority, boolean blocking,
-    // how it is answered: free text or one of the options, a form (responseSchema), or an approval
-    QuestionKind kind, ResponseSchema responseSchema,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean reasonRequired, ObjectNode arguments,
-    // what happens when nobody answers
-    Escalation escalation,
-    // what became of it
-    QuestionStatus status, String response, ObjectNode answer, Decision decision, String answeredBy,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean answeredOnTimeout,
-    Instant createdAt, Instant updatedAt, Instant answeredAt, Instant expiresAt, Instant remindedAt, Instant escalatedAt,
-    // where it came from
-    QueryRef query, String toolCallId, String idempotencyKey,
-    List<Delivery> deliveries,
-    // who did what, for GET /questions/{id}/events and the audit trail; kept in the log, not shown with the question
-    @JsonView(QuestionJson.Kept.class) List<QuestionAction> history,
-    @JsonFormat(shape = JsonFormat.Shape.STRING) @JsonInclude(JsonInclude.Include.NON_DEFAULT) long resourceVersion) {
+public record Question(String id, Asked asked, AnswerForm form, FollowUps followUps, Outcome outcome, Origin origin,
+                       Instant createdAt, Instant updatedAt, List<Delivery> deliveries, List<QuestionAction> history,
+                       long resourceVersion) {
 
   public Question {
-    sender = Canonical.text(sender);
-    recipient = Canonical.text(recipient);
-    answeredBy = Canonical.text(answeredBy);
-    // Answers are often one of a few options.
-    response = Canonical.text(response);
-    channels = channels == null ? List.of() : List.copyOf(channels);
-    options = options == null || options.isEmpty() ? null : options.stream().map(Canonical::text).toList();
-    // Records written before questions had kinds are plain questions.
-    kind = kind == null ? QuestionKind.QUESTION : kind;
     deliveries = deliveries == null ? List.of() : List.copyOf(deliveries);
     history = history == null ? List.of() : List.copyOf(history);
   }
 
-  @JsonIgnore
   public boolean isPending() {
-    return status == QuestionStatus.PENDING;
+    return outcome.status() == QuestionStatus.PENDING;
   }
 
   /** A plain answer; see {@link #answer(Reply, String, Instant)}. */
@@ -79,17 +50,19 @@ public record Question(
     if (by != null) {
       ArkUri.require("answeredBy", by);
     }
-    if (kind == QuestionKind.APPROVAL) {
+    if (form.kind() == QuestionKind.APPROVAL) {
       return decided(asVerdict(reply), by, now, onTimeout);
     }
+    ResponseSchema responseSchema = form.responseSchema();
     if (responseSchema != null) {
-      if (!(reply instanceof Reply.Form form)) {
+      if (!(reply instanceof Reply.Form fields)) {
         throw new InvalidQuestionException("question " + id + " has a responseSchema: answer with an answer object of the fields "
             + responseSchema.fields().keySet());
       }
-      ObjectNode checked = responseSchema.validate(form.answer());
+      ObjectNode checked = responseSchema.validate(fields.answer());
       return answered(checked.toString(), checked, null, by, now, onTimeout);
     }
+    List<String> options = asked.options();
     if (!(reply instanceof Reply.Text text)) {
       throw new InvalidQuestionException("question " + id + " takes a plain response"
           + (options == null ? "" : ", one of " + options) + "; it has no responseSchema and is no approval");
@@ -122,7 +95,7 @@ public record Question(
 
   private Question decided(Reply.Verdict verdict, String by, Instant now, boolean onTimeout) {
     String reason = verdict.reason() == null || verdict.reason().isBlank() ? null : verdict.reason().strip();
-    if (reasonRequired && reason == null) {
+    if (form.reasonRequired() && reason == null) {
       throw new InvalidQuestionException("decision.reason is required: question " + id + " asks for a reason with every decision");
     }
     if (reason != null && reason.length() > Limits.TEXT) {
@@ -130,7 +103,7 @@ public record Question(
     }
     ObjectNode edited = null;
     if (verdict.arguments() != null && !verdict.arguments().isNull()) {
-      if (arguments == null) {
+      if (form.arguments() == null) {
         throw new InvalidQuestionException("decision.arguments: question " + id + " offers no arguments to edit");
       }
       if (verdict.action() != Decision.Action.APPROVED) {
@@ -146,56 +119,55 @@ public record Question(
   }
 
   private Question answered(String text, ObjectNode answer, Decision decision, String by, Instant now, boolean onTimeout) {
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        QuestionStatus.ANSWERED, text, answer, decision, by, onTimeout, createdAt, now, now, expiresAt, remindedAt, escalatedAt, query, toolCallId,
-        idempotencyKey, deliveries, history, resourceVersion);
+    return withOutcome(Outcome.answered(text, answer, decision, by, onTimeout, now), now);
   }
 
   public Question cancel(Instant now) {
     requirePending("cancelled");
-    return withFinalStatus(QuestionStatus.CANCELLED, now);
+    return withOutcome(Outcome.ended(QuestionStatus.CANCELLED), now);
   }
 
   public Question expire(Instant now) {
     requirePending("expired");
-    return withFinalStatus(QuestionStatus.EXPIRED, now);
+    return withOutcome(Outcome.ended(QuestionStatus.EXPIRED), now);
   }
 
   public boolean isDueToExpire(Instant now) {
-    return isPending() && expiresAt != null && !expiresAt.isAfter(now);
+    return isPending() && followUps.expiresAt() != null && !followUps.expiresAt().isAfter(now);
   }
 
   /**
    * Who is asked: the recipient, and once the question was escalated, those it was escalated to. They may
    * see and answer it, and the channels that reach people one by one reach each of them.
    */
-  @JsonIgnore
   public List<String> recipients() {
-    if (escalatedAt == null) {
+    String recipient = asked.recipient();
+    if (followUps.escalatedAt() == null) {
       return List.of(recipient);
     }
-    List<String> all = new ArrayList<>(escalation.escalateTo().size() + 1);
+    List<String> escalateTo = followUps.escalation().escalateTo();
+    List<String> all = new ArrayList<>(escalateTo.size() + 1);
     all.add(recipient);
-    escalation.escalateTo().stream().filter(to -> !to.equals(recipient)).forEach(all::add);
+    escalateTo.stream().filter(to -> !to.equals(recipient)).forEach(all::add);
     return all;
   }
 
   /** Whether the question asks {@code name}: its recipient, or since an escalation one of those it was escalated to. */
   public boolean asks(String name) {
-    return name.equals(recipient) || escalatedAt != null && escalation.escalateTo().contains(name);
+    return name.equals(asked.recipient())
+        || followUps.escalatedAt() != null && followUps.escalation().escalateTo().contains(name);
   }
 
   /** When the broker next has something to do about this pending question (remind, escalate, time out), or null. */
-  @JsonIgnore
   public Instant nextDeadline() {
     if (!isPending()) {
       return null;
     }
-    Instant next = expiresAt;
+    Instant next = followUps.expiresAt();
+    Escalation escalation = followUps.escalation();
     if (escalation != null) {
-      next = earlier(next, remindedAt == null ? escalation.remindAt(createdAt) : null);
-      next = earlier(next, escalatedAt == null ? escalation.escalateAt(createdAt) : null);
+      next = earlier(next, followUps.remindedAt() == null ? escalation.remindAt(createdAt) : null);
+      next = earlier(next, followUps.escalatedAt() == null ? escalation.escalateAt(createdAt) : null);
     }
     return next;
   }
@@ -205,16 +177,17 @@ public record Question(
    * the reminder; null if nothing is. A step that was due while no broker ran still happens, once.
    */
   public EventType followUpDue(Instant now) {
+    Escalation escalation = followUps.escalation();
     if (isDueToExpire(now)) {
       return escalation != null && escalation.onTimeout() != null ? EventType.ANSWERED : EventType.EXPIRED;
     }
     if (!isPending() || escalation == null) {
       return null;
     }
-    if (escalatedAt == null && isDue(escalation.escalateAt(createdAt), now)) {
+    if (followUps.escalatedAt() == null && isDue(escalation.escalateAt(createdAt), now)) {
       return EventType.ESCALATED;
     }
-    return remindedAt == null && isDue(escalation.remindAt(createdAt), now) ? EventType.REMINDED : null;
+    return followUps.remindedAt() == null && isDue(escalation.remindAt(createdAt), now) ? EventType.REMINDED : null;
   }
 
   /** This question after the step {@link #followUpDue} names, taken by the broker ({@code by}); itself if none is due. */
@@ -224,19 +197,12 @@ public record Question(
       return this;
     }
     return switch (due) {
-      case ANSWERED -> answer(escalation.timeoutReply(), by, now, true);
+      case ANSWERED -> answer(followUps.escalation().timeoutReply(), by, now, true);
       case EXPIRED -> expire(now);
-      case ESCALATED -> withFollowUps(remindedAt, now, now);
-      case REMINDED -> withFollowUps(now, escalatedAt, now);
+      case ESCALATED -> withFollowUps(followUps.escalated(now), now);
+      case REMINDED -> withFollowUps(followUps.reminded(now), now);
       default -> throw new IllegalStateException("no follow-up is a " + due);
     };
-  }
-
-  private Question withFollowUps(Instant reminded, Instant escalated, Instant now) {
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, now, answeredAt, expiresAt, reminded,
-        escalated, query, toolCallId, idempotencyKey, deliveries, history, resourceVersion);
   }
 
   private static boolean isDue(Instant at, Instant now) {
@@ -252,11 +218,7 @@ public record Question(
     List<Delivery> all = new ArrayList<>(deliveries);
     all.removeIf(d -> d.channel().equals(delivery.channel()) && d.ref().equals(delivery.ref()));
     all.add(delivery);
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, now, answeredAt, expiresAt, remindedAt,
-        escalatedAt, query, toolCallId,
-        idempotencyKey, all, history, resourceVersion);
+    return new Question(id, asked, form, followUps, outcome, origin, createdAt, now, all, history, resourceVersion);
   }
 
   /**
@@ -269,19 +231,13 @@ public record Question(
     if (all.size() > Limits.HISTORY) {
       all.remove(1);
     }
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, updatedAt, answeredAt, expiresAt,
-        remindedAt, escalatedAt, query, toolCallId,
-        idempotencyKey, deliveries, all, resourceVersion);
+    return new Question(id, asked, form, followUps, outcome, origin, createdAt, updatedAt, deliveries, all,
+        resourceVersion);
   }
 
   public Question withResourceVersion(long position) {
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        status, response, answer, decision, answeredBy, answeredOnTimeout, createdAt, updatedAt, answeredAt, expiresAt,
-        remindedAt, escalatedAt, query, toolCallId,
-        idempotencyKey, deliveries, history, position);
+    return new Question(id, asked, form, followUps, outcome, origin, createdAt, updatedAt, deliveries, history,
+        position);
   }
 
   /** The snapshot a writer logs: its resourceVersion is the position the log gives it. */
@@ -289,18 +245,18 @@ public record Question(
     return withResourceVersion(0);
   }
 
-  private Question withFinalStatus(QuestionStatus finalStatus, Instant now) {
-    return new Question(id, sender, recipient, channels, content, context, options, priority, blocking,
-        kind, responseSchema, reasonRequired, arguments, escalation,
-        finalStatus, null, null, null, null, false, createdAt, now, null, expiresAt, remindedAt, escalatedAt, query,
-        toolCallId, idempotencyKey,
-        deliveries, history, resourceVersion);
+  private Question withOutcome(Outcome after, Instant now) {
+    return new Question(id, asked, form, followUps, after, origin, createdAt, now, deliveries, history, resourceVersion);
+  }
+
+  private Question withFollowUps(FollowUps after, Instant now) {
+    return new Question(id, asked, form, after, outcome, origin, createdAt, now, deliveries, history, resourceVersion);
   }
 
   private void requirePending(String wanted) {
     if (!isPending()) {
       throw new QuestionConflictException(
-          "question " + id + " is already " + status.wireName() + " and cannot be " + wanted);
+          "question " + id + " is already " + outcome.status().wireName() + " and cannot be " + wanted);
     }
   }
 }

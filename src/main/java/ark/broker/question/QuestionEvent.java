@@ -32,7 +32,7 @@ public record QuestionEvent(EventType type, Question question, Instant at, Long 
    * as a snapshot's self-contained record.
    */
   public static QuestionEvent restating(Question question) {
-    return new QuestionEvent(EventType.leadingTo(question.status()), question.withoutVersion(),
+    return new QuestionEvent(EventType.leadingTo(question.outcome().status()), question.withoutVersion(),
         question.updatedAt(), question.resourceVersion(), true);
   }
 }

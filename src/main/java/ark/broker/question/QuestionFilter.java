@@ -32,11 +32,11 @@ public record QuestionFilter(QuestionStatus status, String sender, String recipi
   }
 
   public boolean matches(Question question) {
-    return (status == null || status == question.status())
-        && (sender == null || sender.equals(question.sender()))
+    return (status == null || status == question.outcome().status())
+        && (sender == null || sender.equals(question.asked().sender()))
         && (recipient == null || question.asks(recipient))
-        && (priority == null || priority == question.priority())
-        && (text == null || holds(question.content(), text) || holds(question.context(), text))
+        && (priority == null || priority == question.asked().priority())
+        && (text == null || holds(question.asked().content(), text) || holds(question.asked().context(), text))
         && (audience == null || audience.sees(question));
   }
 

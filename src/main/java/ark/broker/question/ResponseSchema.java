@@ -3,6 +3,7 @@ package ark.broker.question;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ public final class ResponseSchema {
       throw new InvalidQuestionException("answer must be a JSON object with the fields of the question's responseSchema "
           + fields.keySet());
     }
-    ObjectNode kept = QuestionJson.MAPPER.createObjectNode();
+    ObjectNode kept = JsonNodeFactory.instance.objectNode();
     for (Iterator<Map.Entry<String, JsonNode>> it = answer.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
       Field field = fields.get(entry.getKey());
@@ -122,7 +123,7 @@ public final class ResponseSchema {
    * are left out, as fields not given.
    */
   public ObjectNode fromText(Map<String, String> values) {
-    ObjectNode answer = QuestionJson.MAPPER.createObjectNode();
+    ObjectNode answer = JsonNodeFactory.instance.objectNode();
     values.forEach((key, value) -> {
       Field field = fieldNamed(key.strip());
       if (!value.isBlank()) {
@@ -336,18 +337,18 @@ public final class ResponseSchema {
       return switch (type) {
         case "number", "integer" -> {
           try {
-            yield QuestionJson.MAPPER.getNodeFactory().numberNode(new java.math.BigDecimal(value));
+            yield JsonNodeFactory.instance.numberNode(new java.math.BigDecimal(value));
           } catch (NumberFormatException e) {
-            yield QuestionJson.MAPPER.getNodeFactory().textNode(value);
+            yield JsonNodeFactory.instance.textNode(value);
           }
         }
         case "boolean" -> switch (value.toLowerCase(Locale.ROOT)) {
-          case "true", "yes" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(true);
-          case "false", "no" -> QuestionJson.MAPPER.getNodeFactory().booleanNode(false);
-          default -> QuestionJson.MAPPER.getNodeFactory().textNode(value);
+          case "true", "yes" -> JsonNodeFactory.instance.booleanNode(true);
+          case "false", "no" -> JsonNodeFactory.instance.booleanNode(false);
+          default -> JsonNodeFactory.instance.textNode(value);
         };
         case "array" -> {
-          var array = QuestionJson.MAPPER.createArrayNode();
+          var array = JsonNodeFactory.instance.arrayNode();
           for (String choice : value.split(",")) {
             if (!choice.isBlank()) {
               array.add(choiceNamed(choice.strip()));
@@ -355,7 +356,7 @@ public final class ResponseSchema {
           }
           yield array;
         }
-        default -> QuestionJson.MAPPER.getNodeFactory().textNode(isChoice() ? choiceNamed(value) : value);
+        default -> JsonNodeFactory.instance.textNode(isChoice() ? choiceNamed(value) : value);
       };
     }
 

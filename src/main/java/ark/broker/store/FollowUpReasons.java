@@ -11,10 +11,10 @@ final class FollowUpReasons {
   /** The reason the question's history keeps for the step. */
   static String of(EventType step, Question before) {
     return switch (step) {
-      case REMINDED -> "nobody answered within " + before.escalation().remindAfterSeconds() + " s";
-      case ESCALATED -> "nobody answered within " + before.escalation().escalateAfterSeconds() + " s; now also asking "
-          + String.join(", ", before.escalation().escalateTo());
-      case ANSWERED -> "nobody answered by " + before.expiresAt() + "; answered as escalation.onTimeout says";
+      case REMINDED -> "nobody answered within " + before.followUps().escalation().remindAfterSeconds() + " s";
+      case ESCALATED -> "nobody answered within " + before.followUps().escalation().escalateAfterSeconds() + " s; now also asking "
+          + String.join(", ", before.followUps().escalation().escalateTo());
+      case ANSWERED -> "nobody answered by " + before.followUps().expiresAt() + "; answered as escalation.onTimeout says";
       default -> null;
     };
   }
@@ -22,10 +22,10 @@ final class FollowUpReasons {
   /** The rest of the log line "Question {id} ...". */
   static String logged(EventType step, Question after) {
     return switch (step) {
-      case REMINDED -> "is due for a reminder to " + after.recipient() + " (nobody answered yet)";
-      case ESCALATED -> "escalated to " + String.join(", ", after.escalation().escalateTo()) + " (nobody answered yet)";
-      case ANSWERED -> "timed out and was answered as its escalation.onTimeout says: " + after.response();
-      default -> "expired (it was due at " + after.expiresAt() + ")";
+      case REMINDED -> "is due for a reminder to " + after.asked().recipient() + " (nobody answered yet)";
+      case ESCALATED -> "escalated to " + String.join(", ", after.followUps().escalation().escalateTo()) + " (nobody answered yet)";
+      case ANSWERED -> "timed out and was answered as its escalation.onTimeout says: " + after.outcome().response();
+      default -> "expired (it was due at " + after.followUps().expiresAt() + ")";
     };
   }
 }

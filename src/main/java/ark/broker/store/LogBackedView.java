@@ -2,7 +2,7 @@ package ark.broker.store;
 
 import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
-import ark.broker.question.QuestionJson;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.MeterRegistry;

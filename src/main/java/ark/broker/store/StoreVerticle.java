@@ -27,8 +27,6 @@ import ark.broker.question.QuestionIds;
 import ark.broker.question.QuestionOrder;
 import ark.broker.question.QuestionPage;
 import ark.broker.question.QuestionStatus;
-import ark.broker.question.QuestionView;
-import ark.broker.question.QuestionView.Outcome;
 import ark.broker.question.Reply;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
@@ -159,13 +157,13 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       Question question = asked.recording(new QuestionAction(EventType.CREATED, asked.createdAt(),
           actor.attribution(), null));
       return write(QuestionEvent.created(question)).onComplete(written -> admission.written(asker)).map(result -> {
-        boolean created = result.outcome() == Outcome.APPLIED;
+        boolean created = result.effect() == QuestionView.Effect.APPLIED;
         if (!created) {
           restateLater(id);
         }
         if (created) {
-          LOG.info("Question {} created for {} by {}{}", id, question.recipient(),
-              question.sender() == null ? "an unnamed asker" : question.sender(), actor.logSuffix());
+          LOG.info("Question {} created for {} by {}{}", id, question.asked().recipient(),
+              question.asked().sender() == null ? "an unnamed asker" : question.asked().sender(), actor.logSuffix());
         }
         return new Created(result.current(), created);
       });
@@ -191,8 +189,8 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
     return change(id, EventType.ANSWERED, actor, null, question -> question.answer(reply,
         QuestionAccess.answeredBy(actor, question, answeredBy), now()))
         .onSuccess(answered -> LOG.info("Question {} {}{}{}", answered.id(),
-            answered.decision() == null ? "answered" : answered.decision().action().wireName(),
-            answered.answeredBy() == null ? "" : " by " + answered.answeredBy(), actor.logSuffix()));
+            answered.outcome().decision() == null ? "answered" : answered.outcome().decision().action().wireName(),
+            answered.outcome().answeredBy() == null ? "" : " by " + answered.outcome().answeredBy(), actor.logSuffix()));
   }
 
   @Override
@@ -263,7 +261,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
     }
     Question after = decided.recording(new QuestionAction(type, decided.updatedAt(), by, reason));
     return write(QuestionEvent.changed(type, before, after)).compose(result -> {
-      if (result.outcome() == Outcome.APPLIED) {
+      if (result.effect() == QuestionView.Effect.APPLIED) {
         return Future.succeededFuture(result.current());
       }
       restateLater(id);
@@ -295,7 +293,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       }
       return write(QuestionEvent.restating(current))
           .onSuccess(result -> {
-            if (result.outcome() == Outcome.CONFIRMED) {
+            if (result.effect() == QuestionView.Effect.CONFIRMED) {
               LOG.info("Question {} restated at resourceVersion {}: a write to it had lost a race", id,
                   current.resourceVersion());
             }
@@ -316,7 +314,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   private QuestionView.Result onEvent(long position, QuestionEvent event) {
     QuestionView.Result result = view.apply(event, position);
-    if (result.outcome() == Outcome.APPLIED) {
+    if (result.effect() == QuestionView.Effect.APPLIED) {
       if (event.restated()) {
         history.compactedUpTo(position);
       } else {

@@ -3,9 +3,13 @@ package ark.broker.channel;
 import ark.broker.channel.email.EmailChannel;
 import ark.broker.channel.github.GitHubChannel;
 import ark.broker.channel.slack.SlackChannel;
+import ark.broker.question.AnswerForm;
+import ark.broker.question.Asked;
+import ark.broker.question.FollowUps;
+import ark.broker.question.Origin;
+import ark.broker.question.Outcome;
 import ark.broker.question.Priority;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -57,9 +61,9 @@ class ChannelSettingsTest {
   }
 
   private static Question question(String recipient, List<String> channels, Priority priority) {
-    return new Question("q-1", null, recipient, channels, "Go?", null, null, priority, true, null, null, false, null, null,
-        QuestionStatus.PENDING, null, null, null, null, false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null, null, null,
-        List.of(), List.of(), 1);
+    return new Question("q-1", new Asked(null, recipient, channels, "Go?", null, null, priority, true),
+        new AnswerForm(null, null, false, null), FollowUps.planned(null, null), Outcome.PENDING,
+        new Origin(null, null, null), Instant.EPOCH, Instant.EPOCH, List.of(), List.of(), 1);
   }
 
   @Test

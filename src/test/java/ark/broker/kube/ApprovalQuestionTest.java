@@ -2,9 +2,9 @@ package ark.broker.kube;
 
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionJson;
 import ark.broker.question.QuestionKind;
 import ark.broker.question.QuestionRequests;
+import ark.broker.wire.QuestionJson;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

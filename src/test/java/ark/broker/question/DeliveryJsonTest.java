@@ -1,5 +1,6 @@
 package ark.broker.question;
 
+import ark.broker.wire.QuestionJson;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

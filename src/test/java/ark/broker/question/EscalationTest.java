@@ -1,5 +1,7 @@
 package ark.broker.question;
 
+import ark.broker.store.QuestionView;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,18 +42,18 @@ class EscalationTest {
     assertThat(question.followUp(T0.plusSeconds(599), BROKER)).isSameAs(question);
 
     Question reminded = question.followUp(T0.plusSeconds(600), BROKER);
-    assertThat(reminded.remindedAt()).isEqualTo(T0.plusSeconds(600));
+    assertThat(reminded.followUps().remindedAt()).isEqualTo(T0.plusSeconds(600));
     assertThat(reminded.followUpDue(T0.plusSeconds(1000))).as("a reminder happens once").isNull();
     assertThat(reminded.nextDeadline()).isEqualTo(T0.plusSeconds(1800));
     assertThat(reminded.recipients()).containsExactly("ark://users/john");
 
     Question escalated = reminded.followUp(T0.plusSeconds(1800), BROKER);
-    assertThat(escalated.escalatedAt()).isEqualTo(T0.plusSeconds(1800));
+    assertThat(escalated.followUps().escalatedAt()).isEqualTo(T0.plusSeconds(1800));
     assertThat(escalated.recipients()).containsExactly("ark://users/john", "ark://teams/oncall");
     assertThat(escalated.nextDeadline()).isEqualTo(T0.plusSeconds(3600));
 
     Question expired = escalated.followUp(T0.plusSeconds(3600), BROKER);
-    assertThat(expired.status()).isEqualTo(QuestionStatus.EXPIRED);
+    assertThat(expired.outcome().status()).isEqualTo(QuestionStatus.EXPIRED);
     assertThat(expired.nextDeadline()).isNull();
     assertThat(expired.followUpDue(T0.plusSeconds(9999))).isNull();
   }
@@ -76,20 +78,20 @@ class EscalationTest {
 
     assertThat(approval.followUpDue(T0.plusSeconds(60))).isEqualTo(EventType.ANSWERED);
     Question decided = approval.followUp(T0.plusSeconds(60), BROKER);
-    assertThat(decided.status()).isEqualTo(QuestionStatus.ANSWERED);
-    assertThat(decided.answeredOnTimeout()).isTrue();
-    assertThat(decided.answeredBy()).isEqualTo(BROKER);
-    assertThat(decided.decision().action()).isEqualTo(Decision.Action.REJECTED);
-    assertThat(decided.decision().reason()).isEqualTo("nobody decided in time");
+    assertThat(decided.outcome().status()).isEqualTo(QuestionStatus.ANSWERED);
+    assertThat(decided.outcome().answeredOnTimeout()).isTrue();
+    assertThat(decided.outcome().answeredBy()).isEqualTo(BROKER);
+    assertThat(decided.outcome().decision().action()).isEqualTo(Decision.Action.REJECTED);
+    assertThat(decided.outcome().decision().reason()).isEqualTo("nobody decided in time");
 
     Question answeredByAPerson = approval.answer(new Reply.Verdict(Decision.Action.APPROVED, null, null), "ark://users/john", T0);
-    assertThat(answeredByAPerson.answeredOnTimeout()).isFalse();
+    assertThat(answeredByAPerson.outcome().answeredOnTimeout()).isFalse();
     assertThat(answeredByAPerson.followUpDue(T0.plusSeconds(60))).isNull();
 
     Question proceed = asked(",'options':['proceed','stop'],'ttlSeconds':60,'escalation':{'onTimeout':{'response':'proceed'}}")
         .followUp(T0.plusSeconds(61), BROKER);
-    assertThat(proceed.response()).isEqualTo("proceed");
-    assertThat(proceed.answeredOnTimeout()).isTrue();
+    assertThat(proceed.outcome().response()).isEqualTo("proceed");
+    assertThat(proceed.outcome().answeredOnTimeout()).isTrue();
   }
 
   @Test
@@ -161,6 +163,6 @@ class EscalationTest {
     Question read = QuestionJson.MAPPER.readValue(QuestionJson.LOG_WRITER.writeValueAsBytes(question), Question.class);
 
     assertThat(read).isEqualTo(question);
-    assertThat(read.escalatedAt()).isEqualTo(T0.plusSeconds(20));
+    assertThat(read.followUps().escalatedAt()).isEqualTo(T0.plusSeconds(20));
   }
 }

@@ -1,5 +1,6 @@
 package ark.broker.question;
 
+import ark.broker.wire.QuestionJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,7 +24,7 @@ class QuestionTest {
   void aNewQuestionIsPendingWithItsTimes() {
     Question question = pending(null, null);
 
-    assertThat(question.status()).isEqualTo(QuestionStatus.PENDING);
+    assertThat(question.outcome().status()).isEqualTo(QuestionStatus.PENDING);
     assertThat(question.createdAt()).isEqualTo(T0);
     assertThat(question.updatedAt()).isEqualTo(T0);
     assertThat(question.resourceVersion()).isZero();
@@ -34,7 +35,7 @@ class QuestionTest {
     Question question = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, 30L, null,
         null, null, null).toQuestion("q-1", T0);
 
-    assertThat(question.expiresAt()).isEqualTo(T0.plusSeconds(30));
+    assertThat(question.followUps().expiresAt()).isEqualTo(T0.plusSeconds(30));
   }
 
   @Test
@@ -49,10 +50,10 @@ class QuestionTest {
   void answeringRecordsTheAnswerAndWho() {
     Question answered = pending(null, null).answer("Yes, go", "ark://users/john", T1);
 
-    assertThat(answered.status()).isEqualTo(QuestionStatus.ANSWERED);
-    assertThat(answered.response()).isEqualTo("Yes, go");
-    assertThat(answered.answeredBy()).isEqualTo("ark://users/john");
-    assertThat(answered.answeredAt()).isEqualTo(T1);
+    assertThat(answered.outcome().status()).isEqualTo(QuestionStatus.ANSWERED);
+    assertThat(answered.outcome().response()).isEqualTo("Yes, go");
+    assertThat(answered.outcome().answeredBy()).isEqualTo("ark://users/john");
+    assertThat(answered.outcome().answeredAt()).isEqualTo(T1);
     assertThat(answered.updatedAt()).isEqualTo(T1);
   }
 
@@ -71,7 +72,7 @@ class QuestionTest {
   void anAnswerMustBeOneOfTheOptions() {
     Question question = pending(List.of("yes", "no"), null);
 
-    assertThat(question.answer("no", null, T1).response()).isEqualTo("no");
+    assertThat(question.answer("no", null, T1).outcome().response()).isEqualTo("no");
     assertThatThrownBy(() -> question.answer("maybe", null, T1))
         .isInstanceOf(InvalidQuestionException.class)
         .hasMessageContaining("one of the question's options [yes, no]");
@@ -88,9 +89,9 @@ class QuestionTest {
     Question cancelled = pending(null, null).cancel(T1);
     Question expired = pending(null, T1).expire(T1);
 
-    assertThat(cancelled.status()).isEqualTo(QuestionStatus.CANCELLED);
-    assertThat(expired.status()).isEqualTo(QuestionStatus.EXPIRED);
-    assertThat(cancelled.status().isFinal()).isTrue();
+    assertThat(cancelled.outcome().status()).isEqualTo(QuestionStatus.CANCELLED);
+    assertThat(expired.outcome().status()).isEqualTo(QuestionStatus.EXPIRED);
+    assertThat(cancelled.outcome().status().isFinal()).isTrue();
     assertThatThrownBy(() -> cancelled.answer("yes", null, T1)).hasMessageContaining("already cancelled");
     assertThatThrownBy(() -> expired.answer("yes", null, T1)).hasMessageContaining("already expired");
   }
@@ -137,15 +138,15 @@ class QuestionTest {
   void anApprovalIsDecidedWithAReasonByWhoAnswersWhenTheyAnswer() throws Exception {
     Question decided = approval(false, null).answer(verdict("{'action':'rejected','reason':' not today '}"), "ark://users/john", T1);
 
-    assertThat(decided.decision()).isEqualTo(new Decision(Decision.Action.REJECTED, "not today", null, "ark://users/john", T1));
-    assertThat(decided.response()).isEqualTo("rejected");
-    assertThat(decided.answeredBy()).isEqualTo("ark://users/john");
-    assertThat(decided.status()).isEqualTo(QuestionStatus.ANSWERED);
+    assertThat(decided.outcome().decision()).isEqualTo(new Decision(Decision.Action.REJECTED, "not today", null, "ark://users/john", T1));
+    assertThat(decided.outcome().response()).isEqualTo("rejected");
+    assertThat(decided.outcome().answeredBy()).isEqualTo("ark://users/john");
+    assertThat(decided.outcome().status()).isEqualTo(QuestionStatus.ANSWERED);
   }
 
   @Test
   void anApprovalTakesAResponseNamingAnActionFromClientsThatKnowNoDecisions() throws Exception {
-    assertThat(approval(false, null).answer("Approve", null, T1).decision().action()).isEqualTo(Decision.Action.APPROVED);
+    assertThat(approval(false, null).answer("Approve", null, T1).outcome().decision().action()).isEqualTo(Decision.Action.APPROVED);
     assertThatThrownBy(() -> approval(false, null).answer("maybe", null, T1))
         .isInstanceOf(InvalidQuestionException.class).hasMessageContaining("is an approval: answer with a decision");
   }
@@ -162,7 +163,7 @@ class QuestionTest {
   void editedArgumentsOnlyWhereTheQuestionOffersThemAndOnlyWhenApproved() throws Exception {
     Question offered = approval(false, "{'path':'/tmp/a'}");
 
-    assertThat(offered.answer(verdict("{'action':'approved','arguments':{'path':'/tmp/b'}}"), null, T1).decision().arguments())
+    assertThat(offered.answer(verdict("{'action':'approved','arguments':{'path':'/tmp/b'}}"), null, T1).outcome().decision().arguments())
         .isEqualTo(ResponseSchemaTest.json("{'path':'/tmp/b'}"));
     assertThatThrownBy(() -> offered.answer(verdict("{'action':'rejected','arguments':{'path':'/tmp/b'}}"), null, T1))
         .hasMessageContaining("go with approved only");
@@ -179,8 +180,8 @@ class QuestionTest {
 
     Question answered = form.answer(new Reply.Form(ResponseSchemaTest.json("{'name':'ann','count':2}")), null, T1);
 
-    assertThat(answered.answer()).isEqualTo(ResponseSchemaTest.json("{'name':'ann','count':2}"));
-    assertThat(answered.response()).isEqualTo("{\"name\":\"ann\",\"count\":2}");
+    assertThat(answered.outcome().answer()).isEqualTo(ResponseSchemaTest.json("{'name':'ann','count':2}"));
+    assertThat(answered.outcome().response()).isEqualTo("{\"name\":\"ann\",\"count\":2}");
     assertThatThrownBy(() -> form.answer("ann", null, T1)).hasMessageContaining("has a responseSchema: answer with an answer object");
     assertThatThrownBy(() -> form.answer(new Reply.Form(ResponseSchemaTest.json("{'name':'ann'}")), null, T1))
         .hasMessageContaining("answer.count is required");
@@ -208,11 +209,11 @@ class QuestionTest {
          "blocking":true,"status":"answered","response":"yes","createdAt":"2030-01-01T00:00:00Z",
          "updatedAt":"2030-01-01T00:00:00Z"}""", Question.class);
 
-    assertThat(old.kind()).isEqualTo(QuestionKind.QUESTION);
-    assertThat(old.answer()).isNull();
-    assertThat(old.decision()).isNull();
+    assertThat(old.form().kind()).isEqualTo(QuestionKind.QUESTION);
+    assertThat(old.outcome().answer()).isNull();
+    assertThat(old.outcome().decision()).isNull();
     assertThat(QuestionJson.MAPPER.readValue(QuestionJson.LOG_WRITER.writeValueAsString(
-        approval(true, "{'a':1}").answer(verdict("{'action':'approved','reason':'ok'}"), null, T1)), Question.class).decision())
+        approval(true, "{'a':1}").answer(verdict("{'action':'approved','reason':'ok'}"), null, T1)), Question.class).outcome().decision())
         .isEqualTo(new Decision(Decision.Action.APPROVED, "ok", null, null, T1));
   }
 }

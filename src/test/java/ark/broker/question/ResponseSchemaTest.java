@@ -1,5 +1,6 @@
 package ark.broker.question;
 
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -54,7 +54,7 @@ class DeliveryRecordTest {
 
     assertThat(updated.deliveries()).hasSize(1);
     assertThat(updated.deliveries().get(0).at()).isEqualTo(Instant.parse("2026-01-01T00:05:00Z"));
-    assertThat(updated.response()).isEqualTo("done");
+    assertThat(updated.outcome().response()).isEqualTo("done");
   }
 
   @Test

@@ -90,28 +90,28 @@ final class AnswerPage implements Inbound {
     }
     ChannelUser user = directory.reachedAt("email:" + Directory.userName(token.identity()), token.identity());
     return answering.answer(question, answer, user, requestId).map(answered -> page(200, "Answered",
-        "<p>Thank you. You answered:</p><pre>" + Html.escape(answered.response()) + "</pre>" + describe(answered)));
+        "<p>Thank you. You answered:</p><pre>" + Html.escape(answered.outcome().response()) + "</pre>" + describe(answered)));
   }
 
   /** The link's option; a link naming one the question does not have was not made for it. */
   private static String option(Question question, AnswerToken token) {
-    if (question.options() == null || token.option() < 0 || token.option() >= question.options().size()) {
+    if (question.asked().options() == null || token.option() < 0 || token.option() >= question.asked().options().size()) {
       throw new InboundProblem(403, "this answer link is not valid for question " + question.id());
     }
-    return question.options().get(token.option());
+    return question.asked().options().get(token.option());
   }
 
   /** Once a question is answered (or cancelled, or expired), every link for it stays used up. */
   private static InboundResponse over(Question question) {
-    String status = question.status().wireName();
+    String status = question.outcome().status().wireName();
     return page(409, "Already " + status, "<p>This question is already " + Html.escape(status)
         + "; the link no longer answers it.</p>" + describe(question));
   }
 
   private static String describe(Question question) {
-    return "<h1 style=\"font-size:1.25rem\">" + Html.escape(question.content()) + "</h1>"
-        + (question.context() == null ? "" : "<pre>" + Html.escape(question.context()) + "</pre>")
-        + "<p style=\"color:#555\">Asked by " + Html.escape(question.sender()) + "</p>";
+    return "<h1 style=\"font-size:1.25rem\">" + Html.escape(question.asked().content()) + "</h1>"
+        + (question.asked().context() == null ? "" : "<pre>" + Html.escape(question.asked().context()) + "</pre>")
+        + "<p style=\"color:#555\">Asked by " + Html.escape(question.asked().sender()) + "</p>";
   }
 
   private static InboundResponse page(int status, String title, String body) {

@@ -98,11 +98,11 @@ public final class EmailChannel implements Channel {
     String address = directory.emailOf(person);
     Instant expires = clock.instant().plus(settings.linkLifetime()).truncatedTo(ChronoUnit.SECONDS);
     List<MailContent.Link> links = new ArrayList<>();
-    if (question.options() == null) {
+    if (question.asked().options() == null) {
       links.add(new MailContent.Link(null, link(new AnswerToken(question.id(), person, AnswerToken.FREE_TEXT, expires))));
     } else {
-      for (int i = 0; i < question.options().size(); i++) {
-        links.add(new MailContent.Link(question.options().get(i), link(new AnswerToken(question.id(), person, i, expires))));
+      for (int i = 0; i < question.asked().options().size(); i++) {
+        links.add(new MailContent.Link(question.asked().options().get(i), link(new AnswerToken(question.id(), person, i, expires))));
       }
     }
     return mailer.send(address, MailContent.of(question, notice, links, expires), question.id());

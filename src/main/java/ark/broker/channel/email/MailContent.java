@@ -20,23 +20,23 @@ record MailContent(String subject, String text, String html) {
 
   /** @param notice a reminder or an escalation to lead the mail with, or null for the question's first mail */
   static MailContent of(Question question, String notice, List<Link> links, Instant linksExpire) {
-    String oneLine = question.content().replaceAll("\\s+", " ").strip();
+    String oneLine = question.asked().content().replaceAll("\\s+", " ").strip();
     String subject = (notice == null ? "Question: " : notice.substring(0, notice.indexOf(':') + 2))
         + (oneLine.length() > SUBJECT_CHARACTERS ? oneLine.substring(0, SUBJECT_CHARACTERS) + "…" : oneLine);
-    String about = "Asked by " + question.sender() + " for " + question.recipient() + ", priority " + question.priority().wireName()
-        + (question.expiresAt() == null ? "" : ", open until " + question.expiresAt());
+    String about = "Asked by " + question.asked().sender() + " for " + question.asked().recipient() + ", priority " + question.asked().priority().wireName()
+        + (question.followUps().expiresAt() == null ? "" : ", open until " + question.followUps().expiresAt());
     String footer = "Each link answers once, as you, and works until " + linksExpire
         + ". Do not forward this mail: whoever has a link can answer with it.";
 
-    StringBuilder text = new StringBuilder(notice == null ? "" : notice + "\n\n").append(question.content()).append("\n\n");
-    if (question.context() != null) {
-      text.append(question.context()).append("\n\n");
+    StringBuilder text = new StringBuilder(notice == null ? "" : notice + "\n\n").append(question.asked().content()).append("\n\n");
+    if (question.asked().context() != null) {
+      text.append(question.asked().context()).append("\n\n");
     }
     text.append(about).append("\n\n");
     StringBuilder html = new StringBuilder(notice == null ? "" : "<p><strong>" + Html.escape(notice) + "</strong></p>")
-        .append("<p style=\"font-size:1.1em\">").append(Html.escape(question.content())).append("</p>");
-    if (question.context() != null) {
-      html.append("<pre>").append(Html.escape(question.context())).append("</pre>");
+        .append("<p style=\"font-size:1.1em\">").append(Html.escape(question.asked().content())).append("</p>");
+    if (question.asked().context() != null) {
+      html.append("<pre>").append(Html.escape(question.asked().context())).append("</pre>");
     }
     html.append("<p style=\"color:#555\">").append(Html.escape(about)).append("</p><p>");
     for (Link link : links) {

@@ -3,9 +3,9 @@ package ark.broker.channel.github;
 import ark.broker.channel.InboundProblem;
 import ark.broker.question.Decision;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionJson;
 import ark.broker.question.QuestionKind;
 import ark.broker.question.Reply;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import java.util.LinkedHashMap;
@@ -42,7 +42,7 @@ record AnswerCommand(String verb, String questionId, String response) {
 
   /** Whether this is text for a question that takes text: where the channel matches options in any letter case. */
   boolean isPlainAnswerTo(Question question) {
-    return verb.equals("answer") && question.kind() == QuestionKind.QUESTION && question.responseSchema() == null;
+    return verb.equals("answer") && question.form().kind() == QuestionKind.QUESTION && question.form().responseSchema() == null;
   }
 
   /**
@@ -54,14 +54,14 @@ record AnswerCommand(String verb, String questionId, String response) {
    */
   Reply replyTo(Question question) {
     boolean decides = !verb.equals("answer");
-    if (decides && question.kind() != QuestionKind.APPROVAL) {
+    if (decides && question.form().kind() != QuestionKind.APPROVAL) {
       throw new InboundProblem(400, "question " + question.id() + " is no approval: answer it with /answer");
     }
     if (decides) {
       Decision.Action action = verb.equals("approve") ? Decision.Action.APPROVED : Decision.Action.REJECTED;
       return new Reply.Verdict(action, response.isEmpty() ? null : response, null);
     }
-    if (question.responseSchema() == null) {
+    if (question.form().responseSchema() == null) {
       return new Reply.Text(response);
     }
     Matcher json = JSON_BLOCK.matcher(response);
@@ -80,10 +80,10 @@ record AnswerCommand(String verb, String questionId, String response) {
       Matcher pair = KEY_VALUE.matcher(line);
       if (!pair.matches()) {
         throw new InboundProblem(400, "question " + question.id() + " takes its fields as key=value lines or a ```json "
-            + "block; '" + line.strip() + "' is neither. Fields: " + question.responseSchema().fields().keySet());
+            + "block; '" + line.strip() + "' is neither. Fields: " + question.form().responseSchema().fields().keySet());
       }
       values.put(pair.group(1), pair.group(2));
     }
-    return new Reply.Form(question.responseSchema().fromText(values));
+    return new Reply.Form(question.form().responseSchema().fromText(values));
   }
 }

@@ -73,7 +73,7 @@ public record GitHubChannel(GitHubApi api, GitHubSettings settings, Directory di
 
   @Override
   public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
-    return commentOnce(destination, question, question.status().wireName(), GitHubComments.outcome(question, directory), unsure);
+    return commentOnce(destination, question, question.outcome().status().wireName(), GitHubComments.outcome(question, directory), unsure);
   }
 
   @Override

@@ -23,24 +23,24 @@ final class GitHubComments {
 
   static String question(Question question, Directory directory) {
     StringBuilder text = new StringBuilder()
-        .append("**Question** for ").append(person(question.recipient(), directory))
-        .append(question.sender() == null ? "" : " from `" + question.sender() + "`")
-        .append(" · priority **").append(question.priority().wireName()).append("**\n\n")
-        .append(quote(question.content())).append("\n\n");
-    if (question.context() != null) {
-      text.append("Context:\n\n").append(quote(question.context())).append("\n\n");
+        .append("**Question** for ").append(person(question.asked().recipient(), directory))
+        .append(question.asked().sender() == null ? "" : " from `" + question.asked().sender() + "`")
+        .append(" · priority **").append(question.asked().priority().wireName()).append("**\n\n")
+        .append(quote(question.asked().content())).append("\n\n");
+    if (question.asked().context() != null) {
+      text.append("Context:\n\n").append(quote(question.asked().context())).append("\n\n");
     }
-    if (question.options() != null) {
-      text.append("Options: ").append(question.options().stream().map(GitHubComments::code)
+    if (question.asked().options() != null) {
+      text.append("Options: ").append(question.asked().options().stream().map(GitHubComments::code)
           .collect(Collectors.joining(" · "))).append("\n\n");
     }
-    if (question.kind() == QuestionKind.APPROVAL) {
+    if (question.form().kind() == QuestionKind.APPROVAL) {
       return approval(question, text);
     }
-    if (question.responseSchema() != null) {
+    if (question.form().responseSchema() != null) {
       return form(question, text);
     }
-    String example = question.options() == null ? "your answer" : question.options().get(0);
+    String example = question.asked().options() == null ? "your answer" : question.asked().options().get(0);
     return text.append("To answer, reply with a comment starting with `/answer ").append(example)
         .append("`, or `/answer ").append(question.id()).append(' ').append(example)
         .append("` when several questions are open here.\n\n")
@@ -49,18 +49,18 @@ final class GitHubComments {
   }
 
   private static String approval(Question question, StringBuilder text) {
-    if (question.arguments() != null) {
-      text.append("Arguments:\n\n").append(quote(question.arguments().toPrettyString())).append("\n\n");
+    if (question.form().arguments() != null) {
+      text.append("Arguments:\n\n").append(quote(question.form().arguments().toPrettyString())).append("\n\n");
     }
     return text.append("To decide, reply with a comment starting with `/approve` or `/reject`, followed by your reason")
-        .append(question.reasonRequired() ? " (a reason is required)" : " (optional)").append(", or `/approve ")
+        .append(question.form().reasonRequired() ? " (a reason is required)" : " (optional)").append(", or `/approve ")
         .append(question.id()).append(" <reason>` when several questions are open here.\n\n")
         .append(marker(question.id(), null))
         .toString();
   }
 
   private static String form(Question question, StringBuilder text) {
-    ResponseSchema schema = question.responseSchema();
+    ResponseSchema schema = question.form().responseSchema();
     text.append("Fields:\n\n");
     StringBuilder example = new StringBuilder();
     for (ResponseSchema.Field field : schema.fields().values()) {
@@ -96,18 +96,18 @@ final class GitHubComments {
   }
 
   static String outcome(Question question, Directory directory) {
-    String by = question.answeredOnTimeout() ? " by default, as nobody answered in time"
-        : question.answeredBy() == null ? "" : " by " + person(question.answeredBy(), directory);
-    Decision decision = question.decision();
-    String what = switch (question.status()) {
+    String by = question.outcome().answeredOnTimeout() ? " by default, as nobody answered in time"
+        : question.outcome().answeredBy() == null ? "" : " by " + person(question.outcome().answeredBy(), directory);
+    Decision decision = question.outcome().decision();
+    String what = switch (question.outcome().status()) {
       case ANSWERED -> decision != null
           ? "was **" + decision.action().wireName() + "**" + by + (decision.reason() == null ? "." : ":\n\n" + quote(decision.reason()))
-          : "was answered" + by + ":\n\n" + quote(question.response());
+          : "was answered" + by + ":\n\n" + quote(question.outcome().response());
       case CANCELLED -> "was cancelled: the asker no longer needs an answer.";
       case EXPIRED -> "expired: no answer came in time.";
       case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");
     };
-    return "Question `" + question.id() + "` " + what + "\n\n" + marker(question.id(), question.status().wireName());
+    return "Question `" + question.id() + "` " + what + "\n\n" + marker(question.id(), question.outcome().status().wireName());
   }
 
   /** A refusal, answering someone's {@code /answer} comment; marked as the broker's own like every comment it makes. */

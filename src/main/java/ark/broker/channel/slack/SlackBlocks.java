@@ -42,8 +42,8 @@ final class SlackBlocks {
   /** The {@code chat.postMessage} body, without the channel. */
   static JsonObject question(Question question, Directory directory) {
     JsonArray blocks = describe(question, directory);
-    List<String> options = question.options();
-    if (question.kind() == QuestionKind.APPROVAL) {
+    List<String> options = question.asked().options();
+    if (question.form().kind() == QuestionKind.APPROVAL) {
       blocks.add(actions(question, 0, new JsonArray()
           .add(button("Approve", DECIDE_ACTION + Decision.Action.APPROVED.wireName(), Decision.Action.APPROVED.wireName()).put("style", "primary"))
           .add(button("Reject", DECIDE_ACTION + Decision.Action.REJECTED.wireName(), Decision.Action.REJECTED.wireName()).put("style", "danger"))));
@@ -105,12 +105,12 @@ final class SlackBlocks {
     if (decide != null) {
       return view.put("blocks", SlackForms.decisionBlocks(question, decide));
     }
-    if (question.responseSchema() != null) {
+    if (question.form().responseSchema() != null) {
       return view.put("blocks", SlackForms.formBlocks(question));
     }
     return view
         .put("blocks", new JsonArray()
-            .add(section(text(question.content(), TEXT)))
+            .add(section(text(question.asked().content(), TEXT)))
             .add(new JsonObject()
                 .put("type", "input")
                 .put("block_id", FORM_BLOCK)
@@ -164,25 +164,25 @@ final class SlackBlocks {
   }
 
   private static JsonArray describe(Question question, Directory directory) {
-    JsonArray blocks = new JsonArray().add(section(text(question.content(), TEXT)));
-    if (question.context() != null) {
-      blocks.add(context(text(question.context(), TEXT)));
+    JsonArray blocks = new JsonArray().add(section(text(question.asked().content(), TEXT)));
+    if (question.asked().context() != null) {
+      blocks.add(context(text(question.asked().context(), TEXT)));
     }
     StringBuilder about = new StringBuilder()
-        .append("*Priority:* ").append(question.priority().wireName())
-        .append("  ·  *Asked by:* ").append(question.sender() == null ? "an agent" : escape(question.sender()))
-        .append("  ·  *For:* ").append(person(question.recipient(), directory));
-    if (question.expiresAt() != null) {
-      about.append("  ·  *Expires:* ").append(question.expiresAt());
+        .append("*Priority:* ").append(question.asked().priority().wireName())
+        .append("  ·  *Asked by:* ").append(question.asked().sender() == null ? "an agent" : escape(question.asked().sender()))
+        .append("  ·  *For:* ").append(person(question.asked().recipient(), directory));
+    if (question.followUps().expiresAt() != null) {
+      about.append("  ·  *Expires:* ").append(question.followUps().expiresAt());
     }
     return blocks.add(context(about.toString()));
   }
 
   private static String outcomeText(Question question, Directory directory) {
-    QuestionStatus status = question.status();
+    QuestionStatus status = question.outcome().status();
     return switch (status) {
-      case ANSWERED -> answeredText(question) + (question.answeredOnTimeout() ? " (by default: nobody answered in time)"
-          : question.answeredBy() == null ? "" : " (by " + person(question.answeredBy(), directory) + ")");
+      case ANSWERED -> answeredText(question) + (question.outcome().answeredOnTimeout() ? " (by default: nobody answered in time)"
+          : question.outcome().answeredBy() == null ? "" : " (by " + person(question.outcome().answeredBy(), directory) + ")");
       case CANCELLED -> ":no_entry_sign: *Cancelled:* the asker no longer needs an answer.";
       case EXPIRED -> ":hourglass: *Expired:* no answer came in time.";
       case PENDING -> throw new IllegalArgumentException("question " + question.id() + " has no outcome yet");
@@ -190,16 +190,16 @@ final class SlackBlocks {
   }
 
   private static String answeredText(Question question) {
-    Decision decision = question.decision();
+    Decision decision = question.outcome().decision();
     if (decision != null) {
       boolean approved = decision.action() == Decision.Action.APPROVED;
       return (approved ? ":white_check_mark: *Approved*" : ":x: *Rejected*")
           + (decision.reason() == null ? "" : ": " + text(decision.reason(), TEXT - 200));
     }
-    if (question.answer() != null) {
+    if (question.outcome().answer() != null) {
       return ":white_check_mark: *Answered:*" + text(SlackForms.answerText(question), TEXT - 200);
     }
-    return ":white_check_mark: *Answered:* " + text(question.response(), TEXT - 200);
+    return ":white_check_mark: *Answered:* " + text(question.outcome().response(), TEXT - 200);
   }
 
   /** A reminder or an escalation, as a thread reply that mentions the people it concerns. */
@@ -213,7 +213,7 @@ final class SlackBlocks {
   }
 
   private static String fallback(Question question) {
-    return "Question for " + question.recipient() + ": " + text(question.content(), TEXT);
+    return "Question for " + question.asked().recipient() + ": " + text(question.asked().content(), TEXT);
   }
 
   private static JsonObject actions(Question question, int index, JsonArray elements) {

@@ -3,10 +3,10 @@ package ark.broker.channel.slack;
 import ark.broker.channel.InboundProblem;
 import ark.broker.question.Decision;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionJson;
 import ark.broker.question.Reply;
 import ark.broker.question.ResponseSchema;
 import ark.broker.question.ResponseSchema.Field;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -39,8 +39,8 @@ final class SlackForms {
 
   /** The blocks of a form question's modal. */
   static JsonArray formBlocks(Question question) {
-    ResponseSchema schema = question.responseSchema();
-    JsonArray blocks = new JsonArray().add(SlackBlocks.section(SlackBlocks.text(question.content(), INPUT)));
+    ResponseSchema schema = question.form().responseSchema();
+    JsonArray blocks = new JsonArray().add(SlackBlocks.section(SlackBlocks.text(question.asked().content(), INPUT)));
     for (Field field : schema.fields().values()) {
       JsonObject input = new JsonObject()
           .put("type", "input")
@@ -60,22 +60,22 @@ final class SlackForms {
   /** The blocks of an approval's modal, for approving or rejecting as {@code action} says. */
   static JsonArray decisionBlocks(Question question, Decision.Action action) {
     JsonArray blocks = new JsonArray().add(SlackBlocks.section((action == Decision.Action.APPROVED ? "*Approve:* " : "*Reject:* ")
-        + SlackBlocks.text(question.content(), INPUT - 20)));
+        + SlackBlocks.text(question.asked().content(), INPUT - 20)));
     blocks.add(new JsonObject()
         .put("type", "input")
         .put("block_id", REASON_BLOCK)
         .put("label", SlackBlocks.plain("Reason"))
-        .put("optional", !question.reasonRequired())
+        .put("optional", !question.form().reasonRequired())
         .put("element", new JsonObject().put("type", "plain_text_input").put("action_id", VALUE).put("multiline", true)
             .put("max_length", INPUT)));
-    if (action == Decision.Action.APPROVED && question.arguments() != null) {
+    if (action == Decision.Action.APPROVED && question.form().arguments() != null) {
       blocks.add(new JsonObject()
           .put("type", "input")
           .put("block_id", ARGUMENTS_BLOCK)
           .put("label", SlackBlocks.plain("Arguments (JSON; edit them to approve other ones)"))
           .put("optional", true)
           .put("element", new JsonObject().put("type", "plain_text_input").put("action_id", VALUE).put("multiline", true)
-              .put("initial_value", cut(question.arguments().toPrettyString(), INPUT))));
+              .put("initial_value", cut(question.form().arguments().toPrettyString(), INPUT))));
     }
     return blocks;
   }
@@ -83,7 +83,7 @@ final class SlackForms {
   /** What a submitted form question's modal answers: the fields given, each as its type. */
   static Reply.Form answer(Question question, JsonObject values) {
     ObjectNode answer = QuestionJson.MAPPER.createObjectNode();
-    for (Field field : question.responseSchema().fields().values()) {
+    for (Field field : question.form().responseSchema().fields().values()) {
       JsonObject state = values.getJsonObject(FIELD_BLOCK + field.name(), new JsonObject()).getJsonObject(VALUE);
       JsonNode value = state == null ? null : value(field, state);
       if (value != null) {
@@ -104,7 +104,7 @@ final class SlackForms {
       } catch (JsonProcessingException e) {
         throw new InboundProblem(400, "decision.arguments must be JSON: " + e.getOriginalMessage());
       }
-      if (edited.equals(question.arguments())) {
+      if (edited.equals(question.form().arguments())) {
         edited = null;
       }
     }
@@ -221,8 +221,8 @@ final class SlackForms {
   /** The answer of a form question as lines people read, each field's label and value; not yet escaped. */
   static String answerText(Question question) {
     StringBuilder text = new StringBuilder();
-    Map<String, Field> fields = question.responseSchema().fields();
-    question.answer().fields().forEachRemaining(entry -> {
+    Map<String, Field> fields = question.form().responseSchema().fields();
+    question.outcome().answer().fields().forEachRemaining(entry -> {
       Field field = fields.get(entry.getKey());
       String label = field == null ? entry.getKey() : field.label();
       text.append("\n• *").append(label).append(":* ")

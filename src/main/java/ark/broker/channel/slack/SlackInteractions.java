@@ -87,7 +87,7 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
                                            Decision.Action decide) {
     InboundProblem refusal = answering.refusal(question, user);
     if (refusal == null && !question.isPending()) {
-      refusal = new InboundProblem(409, "question " + question.id() + " is already " + question.status().wireName());
+      refusal = new InboundProblem(409, "question " + question.id() + " is already " + question.outcome().status().wireName());
     }
     if (refusal != null) {
       return Future.failedFuture(refusal);
@@ -115,7 +115,7 @@ record SlackInteractions(SlackSignature signature, SlackApi api, Answering answe
           if (origin.action() != null) {
             return answering.answer(question, SlackForms.decision(question, origin.action(), values), user, requestId);
           }
-          if (question.responseSchema() != null) {
+          if (question.form().responseSchema() != null) {
             return answering.answer(question, SlackForms.answer(question, values), user, requestId);
           }
           String answer = values.getJsonObject(SlackBlocks.FORM_BLOCK, new JsonObject())

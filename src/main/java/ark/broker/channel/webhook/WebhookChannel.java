@@ -7,7 +7,7 @@ import ark.broker.channel.Hmac;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.Question;
-import ark.broker.question.QuestionJson;
+import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
@@ -71,14 +71,14 @@ public final class WebhookChannel implements Channel {
   /** Sends the question as it is now: asked if pending, else straight to how it ended. */
   @Override
   public Future<Delivery> post(Question question, Destination destination) {
-    EventType type = EventType.leadingTo(question.status());
+    EventType type = EventType.leadingTo(question.outcome().status());
     return send(question, type).map(sent -> new Delivery(destination.name(), eventId(question, type), destination.label(),
-        clock.instant().truncatedTo(ChronoUnit.MILLIS), question.isPending() ? null : question.status(), null, null));
+        clock.instant().truncatedTo(ChronoUnit.MILLIS), question.isPending() ? null : question.outcome().status(), null, null));
   }
 
   @Override
   public Future<Void> showOutcome(Question question, Destination destination, Delivery posted, boolean unsure) {
-    return send(question, EventType.leadingTo(question.status()));
+    return send(question, EventType.leadingTo(question.outcome().status()));
   }
 
   /** The event as it happened ({@code question_reminded}, {@code question_escalated}); receivers drop repeats by event id. */

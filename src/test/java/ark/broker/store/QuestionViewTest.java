@@ -1,5 +1,17 @@
-package ark.broker.question;
+package ark.broker.store;
 
+import ark.broker.question.Delivery;
+import ark.broker.question.EventType;
+import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.NewQuestion;
+import ark.broker.question.Priority;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionEvent;
+import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionOrder;
+import ark.broker.question.QuestionPage;
+import ark.broker.question.QuestionStatus;
+import ark.broker.wire.QuestionJson;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -27,7 +39,7 @@ class QuestionViewTest {
   void appliesACreateAtItsPosition() {
     QuestionView.Result result = view.apply(QuestionEvent.created(question("q-1", "ark://users/john", T0, null)), 1);
 
-    assertThat(result.outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(result.effect()).isEqualTo(QuestionView.Effect.APPLIED);
     assertThat(result.current().resourceVersion()).isEqualTo(1);
     assertThat(view.get("q-1")).isEqualTo(result.current());
     assertThat(view.position()).isEqualTo(1);
@@ -53,7 +65,7 @@ class QuestionViewTest {
 
     QuestionView.Result again = view.apply(QuestionEvent.created(question("q-1", "ark://users/other", T0, null)), 2);
 
-    assertThat(again.outcome()).isEqualTo(QuestionView.Outcome.ALREADY_EXISTS);
+    assertThat(again.effect()).isEqualTo(QuestionView.Effect.ALREADY_EXISTS);
     assertThat(again.current()).isEqualTo(first);
     assertThat(view.size()).isEqualTo(1);
   }
@@ -67,9 +79,9 @@ class QuestionViewTest {
     QuestionView.Result first = view.apply(yes, 2);
     QuestionView.Result second = view.apply(no, 3);
 
-    assertThat(first.outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
-    assertThat(second.outcome()).isEqualTo(QuestionView.Outcome.SUPERSEDED);
-    assertThat(view.get("q-1").response()).isEqualTo("yes");
+    assertThat(first.effect()).isEqualTo(QuestionView.Effect.APPLIED);
+    assertThat(second.effect()).isEqualTo(QuestionView.Effect.SUPERSEDED);
+    assertThat(view.get("q-1").outcome().response()).isEqualTo("yes");
     assertThat(view.get("q-1").resourceVersion()).isEqualTo(2);
     assertThat(view.count(QuestionStatus.ANSWERED)).isEqualTo(1);
     assertThat(view.count(QuestionStatus.PENDING)).isZero();
@@ -81,7 +93,7 @@ class QuestionViewTest {
 
     view.apply(QuestionEvent.restating(answered), 7);
 
-    assertThat(view.get("q-1").status()).isEqualTo(QuestionStatus.ANSWERED);
+    assertThat(view.get("q-1").outcome().status()).isEqualTo(QuestionStatus.ANSWERED);
     assertThat(view.get("q-1").resourceVersion()).isEqualTo(7);
   }
 
@@ -94,9 +106,9 @@ class QuestionViewTest {
 
     QuestionView.Result restated = view.apply(QuestionEvent.restating(view.get("q-1")), 4);
 
-    assertThat(restated.outcome()).isEqualTo(QuestionView.Outcome.CONFIRMED);
+    assertThat(restated.effect()).isEqualTo(QuestionView.Effect.CONFIRMED);
     assertThat(view.misstated()).isEmpty();
-    assertThat(view.get("q-1").response()).isEqualTo("yes");
+    assertThat(view.get("q-1").outcome().response()).isEqualTo("yes");
     assertThat(view.get("q-1").resourceVersion()).as("a restatement changes nothing").isEqualTo(2);
     assertThat(view.position()).isEqualTo(4);
   }
@@ -116,8 +128,8 @@ class QuestionViewTest {
     Question answered = view.get("q-1");
     QuestionEvent delivered = QuestionEvent.changed(EventType.DELIVERED, answered,
         answered.withDelivery(new Delivery("slack", "C1/1", null, T0), T0));
-    assertThat(view.apply(delivered, 5).outcome()).isEqualTo(QuestionView.Outcome.APPLIED);
-    assertThat(late.apply(delivered, 5).outcome()).as("both expect the same version").isEqualTo(QuestionView.Outcome.APPLIED);
+    assertThat(view.apply(delivered, 5).effect()).isEqualTo(QuestionView.Effect.APPLIED);
+    assertThat(late.apply(delivered, 5).effect()).as("both expect the same version").isEqualTo(QuestionView.Effect.APPLIED);
     assertThat(late.get("q-1")).isEqualTo(view.get("q-1"));
   }
 
@@ -127,9 +139,9 @@ class QuestionViewTest {
     QuestionEvent stale = QuestionEvent.restating(created);
     view.apply(QuestionEvent.changed(EventType.CANCELLED, created, created.cancel(T0)), 2);
 
-    assertThat(view.apply(stale, 3).outcome()).isEqualTo(QuestionView.Outcome.SUPERSEDED);
+    assertThat(view.apply(stale, 3).effect()).isEqualTo(QuestionView.Effect.SUPERSEDED);
     assertThat(view.misstated()).containsExactly("q-1");
-    assertThat(view.get("q-1").status()).isEqualTo(QuestionStatus.CANCELLED);
+    assertThat(view.get("q-1").outcome().status()).isEqualTo(QuestionStatus.CANCELLED);
   }
 
   @Test
@@ -265,7 +277,7 @@ class QuestionViewTest {
     Question soon = view.get("q-soon");
     view.apply(QuestionEvent.changed(EventType.ANSWERED, soon, soon.answer("x", null, T0)), 4);
     assertThat(view.dueForFollowUp(T0.plusSeconds(25), 10)).extracting(Question::id).containsExactly("q-late");
-    assertThat(never.expiresAt()).isNull();
+    assertThat(never.followUps().expiresAt()).isNull();
   }
 
   @Test
@@ -280,6 +292,6 @@ class QuestionViewTest {
     assertThat(read).isEqualTo(event);
     assertThat(new String(json)).doesNotContain("\n").contains("\"type\":\"question_answered\"")
         .doesNotContain("restated").doesNotContain("resourceVersion");
-    assertThat(List.of(read.question().status())).containsExactly(QuestionStatus.ANSWERED);
+    assertThat(List.of(read.question().outcome().status())).containsExactly(QuestionStatus.ANSWERED);
   }
 }

@@ -1,4 +1,4 @@
-package ark.broker.question;
+package ark.broker.wire;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;

@@ -1,4 +1,14 @@
-package ark.broker.question;
+package ark.broker.store;
+
+import ark.broker.question.EventType;
+import ark.broker.question.InvalidQuestionException;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionEvent;
+import ark.broker.question.QuestionFilter;
+import ark.broker.question.QuestionNotFoundException;
+import ark.broker.question.QuestionOrder;
+import ark.broker.question.QuestionPage;
+import ark.broker.question.QuestionStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -44,7 +54,7 @@ public final class QuestionView {
   }
 
   /** What applying one event did. */
-  public enum Outcome {
+  public enum Effect {
     /** The event changed the view. */
     APPLIED,
     /** A create for a question that already exists: the request was asked before. */
@@ -56,7 +66,7 @@ public final class QuestionView {
   }
 
   /** @param current the question after the event (or as it stays, when the event was not applied) */
-  public record Result(Outcome outcome, Question current) {
+  public record Result(Effect effect, Question current) {
   }
 
   public Result apply(QuestionEvent event, long eventPosition) {
@@ -64,7 +74,7 @@ public final class QuestionView {
     Result result = decide(event, eventPosition);
     // A compacted log keeps only the newest record of each question: one that was not applied would
     // leave a replica that replays later with the loser's state, until the question is restated.
-    if (result.outcome() == Outcome.ALREADY_EXISTS || result.outcome() == Outcome.SUPERSEDED) {
+    if (result.effect() == Effect.ALREADY_EXISTS || result.effect() == Effect.SUPERSEDED) {
       misstated.add(result.current().id());
     } else {
       misstated.remove(result.current().id());
@@ -76,13 +86,13 @@ public final class QuestionView {
     Question existing = byId.get(event.question().id());
     if (existing != null) {
       if (event.type() == EventType.CREATED && !event.restated()) {
-        return new Result(Outcome.ALREADY_EXISTS, existing);
+        return new Result(Effect.ALREADY_EXISTS, existing);
       }
       if (event.expectedVersion() == null || event.expectedVersion() != existing.resourceVersion()) {
-        return new Result(Outcome.SUPERSEDED, existing);
+        return new Result(Effect.SUPERSEDED, existing);
       }
       if (event.restated()) {
-        return new Result(Outcome.CONFIRMED, existing);
+        return new Result(Effect.CONFIRMED, existing);
       }
     }
     // A record about a question this view does not know restates it: the log was compacted or
@@ -91,7 +101,7 @@ public final class QuestionView {
     long version = event.restated() && event.expectedVersion() != null ? event.expectedVersion() : eventPosition;
     Question applied = event.question().withResourceVersion(version);
     replace(existing, applied);
-    return new Result(Outcome.APPLIED, applied);
+    return new Result(Effect.APPLIED, applied);
   }
 
   /**
@@ -203,16 +213,16 @@ public final class QuestionView {
   private void replace(Question before, Question after) {
     ListOrder order = new ListOrder(after.createdAt(), after.id());
     if (before != null) {
-      countByStatus.merge(before.status(), -1L, Long::sum);
+      countByStatus.merge(before.outcome().status(), -1L, Long::sum);
       if (before.nextDeadline() != null) {
         deadlines.remove(new Deadline(before.nextDeadline(), before.id()));
       }
-    } else if (after.sender() != null) {
+    } else if (after.asked().sender() != null) {
       // Who asks never changes, so a question joins this index once.
-      bySender.computeIfAbsent(after.sender(), key -> new TreeSet<>()).add(order);
+      bySender.computeIfAbsent(after.asked().sender(), key -> new TreeSet<>()).add(order);
     }
     // Who is asked changes once at most: an escalation adds recipients.
-    if (before == null || before.escalatedAt() == null && after.escalatedAt() != null) {
+    if (before == null || before.followUps().escalatedAt() == null && after.followUps().escalatedAt() != null) {
       for (String recipient : after.recipients()) {
         byRecipient.computeIfAbsent(recipient, key -> new TreeSet<>()).add(order);
       }
@@ -223,12 +233,12 @@ public final class QuestionView {
       pending.remove(order);
     }
     int pendingChange = (after.isPending() ? 1 : 0) - (before != null && before.isPending() ? 1 : 0);
-    if (pendingChange != 0 && after.sender() != null) {
-      pendingBySender.merge(after.sender(), pendingChange, (count, change) -> count + change == 0 ? null : count + change);
+    if (pendingChange != 0 && after.asked().sender() != null) {
+      pendingBySender.merge(after.asked().sender(), pendingChange, (count, change) -> count + change == 0 ? null : count + change);
     }
     byId.put(after.id(), after);
     inListOrder.put(order, after);
-    countByStatus.merge(after.status(), 1L, Long::sum);
+    countByStatus.merge(after.outcome().status(), 1L, Long::sum);
     if (after.nextDeadline() != null) {
       deadlines.add(new Deadline(after.nextDeadline(), after.id()));
     }

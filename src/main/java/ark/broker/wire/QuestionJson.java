@@ -1,5 +1,11 @@
-package ark.broker.question;
+package ark.broker.wire;
 
+import ark.broker.question.Decision;
+import ark.broker.question.EventType;
+import ark.broker.question.Priority;
+import ark.broker.question.Question;
+import ark.broker.question.QuestionKind;
+import ark.broker.question.QuestionStatus;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -7,18 +13,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.deser.std.StdDelegatingDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdDelegatingSerializer;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 
 import java.time.Instant;
 
-/** The one JSON mapping of the domain: the log, the REST API and MCP all write questions this way. */
+/**
+ * The one JSON mapping of the domain: the log, the REST API and MCP all write questions this way (a question as one
+ * flat object, {@link QuestionWire}).
+ */
 public final class QuestionJson {
   public static final ObjectMapper MAPPER = JsonMapper.builder()
       .addModule(new JavaTimeModule())
       .addModule(new BlackbirdModule())
+      .addModule(new SimpleModule("questions-as-one-object")
+          .addSerializer(Question.class, new StdDelegatingSerializer(new QuestionWire.Writing()))
+          .addDeserializer(Question.class, new StdDelegatingDeserializer<>(new QuestionWire.Reading())))
       .addModule(new SimpleModule("fast-scalars").addDeserializer(Instant.class, new InstantText())
           .addSerializer(Instant.class, new IsoInstantSerializer())
           .addSerializer(QuestionStatus.class, new WireNameSerializer<>(QuestionStatus.class, QuestionStatus::wireName))
