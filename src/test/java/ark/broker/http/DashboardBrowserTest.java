@@ -53,6 +53,25 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void theTabTitleCountsWhatWaitsAndTimesSayHowLongAgo() {
+    assertThat(seen.getString("titleWithNone")).isEqualTo("Ark Broker · questions");
+    assertThat(seen.getString("titleWithOne")).isEqualTo("(1) Ark Broker · questions");
+    JsonObject age = seen.getJsonObject("age");
+    assertThat(age.getString("text")).isEqualTo("just now");
+    assertThat(age.getString("title")).as("the date and time on hover").isEqualTo(age.getString("expected"));
+    assertThat(seen.getJsonObject("approvalForm").getJsonArray("ages")).as("asked, expires")
+        .containsExactly("3 h ago", "in 2 days");
+  }
+
+  @Test
+  void desktopNotificationsAreOptInAndSayWhoAsksWhat() {
+    assertThat(seen.getInteger("notifiedBeforeOptIn")).isZero();
+    assertThat(seen.getJsonArray("notifications")).containsExactly(new JsonObject()
+        .put("title", "Question from ark://agents/notifier").put("body", "Asked while you look elsewhere?")
+        .put("tag", seen.getString("announcedId")));
+  }
+
+  @Test
   void cancellingAsksForAReasonAndIsNotAnAnswerOption() {
     assertThat(seen.getString("focusAfterCancelOpen")).as("the reason field takes the focus").startsWith("cancel-reason-");
     assertThat(seen.getString("cancelReasonError")).contains("Say why");
@@ -124,6 +143,22 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void approvalsShowTheCallsArgumentsForEditingAndAnOpenBrokerAsksWhoDecides() {
+    JsonObject editing = seen.getJsonObject("editing");
+    assertThat(editing.getJsonObject("shown")).isEqualTo(new JsonObject().put("table", "users_old").put("cascade", true));
+    assertThat(editing.getString("approverError")).contains("Answering as");
+    assertThat(editing.getString("focusedAfterApproverError")).isEqualTo("me");
+    assertThat(editing.getString("argumentsError")).startsWith("Not JSON: ");
+    assertThat(editing.getString("statusWithBadArguments")).isEqualTo("pending");
+    JsonObject decision = editing.getJsonObject("stored").getJsonObject("decision");
+    assertThat(decision.getString("action")).isEqualTo("approved");
+    assertThat(decision.getJsonObject("arguments")).isEqualTo(new JsonObject().put("table", "users_old").put("cascade", false));
+    assertThat(decision.getString("decidedBy")).startsWith("ark://users/person-");
+    assertThat(editing.getString("outcome")).startsWith("Approved by ark://users/person-")
+        .endsWith("with the arguments edited to {\"table\":\"users_old\",\"cascade\":false}");
+  }
+
+  @Test
   void theHistorySearchesEverythingTheBrokerKeeps() {
     assertThat(seen.getString("historyText")).contains("publish the release notes").contains("Answered by ark://users/earlier: published");
     assertThat(seen.getInteger("firstPage")).isEqualTo(20);
@@ -133,6 +168,8 @@ class DashboardBrowserTest {
     assertThat(contents.get(0).toString()).as("newest first").endsWith("number 20");
     assertThat(contents.get(20).toString()).endsWith("number 0");
     assertThat(seen.getBoolean("loadMoreAfter")).isFalse();
+    assertThat(seen.getString("historyPendingOutcome")).as("a question still waiting, never 'Cancelled'")
+        .isEqualTo("Waiting for an answer");
     assertThat(seen.getJsonArray("cancelledFilter")).contains(seen.getJsonObject("cancelledStored").getString("id"))
         .doesNotContain(seen.getJsonObject("choiceStored").getString("id"));
   }
