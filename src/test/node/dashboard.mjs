@@ -115,12 +115,17 @@ try {
   await page.dispatchEvent('#me', 'change');
   await page.fill('#filter', recipient);
   seen.emptyText = await page.textContent('#pending');
+  seen.titleWithNone = await page.title();
 
   // A question asked after the page opened appears without a reload, and its option buttons answer it.
   const choice = await ask('Ship release 2.0?', { options: ['ship', 'wait'], priority: 'high', context: 'All checks are green' });
   const card = `#pending [data-id="${choice.id}"]`;
   await page.waitForSelector(card);
   seen.cardText = await page.textContent(card);
+  seen.titleWithOne = await page.title();
+  seen.age = await page.$eval(`${card} .meta time`, (shown) => ({
+    text: shown.textContent, title: shown.title, expected: new Date(shown.dateTime).toLocaleString(),
+  }));
   await page.click(`${card} button[data-option="ship"]`);
   await page.waitForSelector(`#settled [data-id="${choice.id}"]`);
   seen.pendingAfterClick = await page.$$eval(card, (cards) => cards.length);
@@ -226,6 +231,28 @@ try {
     await rest('DELETE', `/questions/${approval.id}`);
   }
 
+  // An approval shows the call's arguments for editing; on this open broker it first asks who decides.
+  const withArguments = await ask('Drop the old table?', { kind: 'approval', arguments: { table: 'users_old', cascade: true } });
+  const argumentsCard = `#pending [data-id="${withArguments.id}"]`;
+  await page.waitForSelector(`${argumentsCard} textarea.arguments`);
+  seen.editing = { shown: JSON.parse(await page.inputValue(`${argumentsCard} textarea.arguments`)) };
+  await page.fill('#me', '');
+  await page.dispatchEvent('#me', 'change');
+  await page.click(`${argumentsCard} button:text("Approve")`);
+  seen.editing.approverError = await page.textContent(`#reason-${withArguments.id}-error`);
+  seen.editing.focusedAfterApproverError = await page.evaluate(() => document.activeElement?.id);
+  await page.fill('#me', `ark://users/person-${tag}`);
+  await page.dispatchEvent('#me', 'change');
+  await page.fill(`${argumentsCard} textarea.arguments`, '{"table": "users_old",');
+  await page.click(`${argumentsCard} button:text("Approve")`);
+  seen.editing.argumentsError = await page.textContent(`#arguments-${withArguments.id}-error`);
+  seen.editing.statusWithBadArguments = (await rest('GET', `/questions/${withArguments.id}`)).status;
+  await page.fill(`${argumentsCard} textarea.arguments`, '{"table": "users_old", "cascade": false}');
+  await page.click(`${argumentsCard} button:text("Approve")`);
+  await page.waitForSelector(`#settled [data-id="${withArguments.id}"]`);
+  seen.editing.outcome = await page.textContent(`#settled [data-id="${withArguments.id}"] .outcome`);
+  seen.editing.stored = await rest('GET', `/questions/${withArguments.id}`);
+
   // The page's side of typed answers, with the broker's side stubbed: forms from the schema and approvals.
   const formStub = stubQuestion(`q-form-${tag}`, { responseSchema: FORM });
   const formSent = await stub(page, formStub, 'replicas: must be at most 1 in production',
@@ -247,13 +274,14 @@ try {
   seen.form.outcome = await page.textContent(`${formCard} .outcome`);
   seen.form.sent = formSent;
 
-  const approvalStub = stubQuestion(`q-approval-${tag}`, { kind: 'approval', reasonRequired: true });
+  const approvalStub = stubQuestion(`q-approval-${tag}`, { kind: 'approval', reasonRequired: true,
+    createdAt: new Date(Date.now() - 3 * 3600_000).toISOString(), expiresAt: new Date(Date.now() + 2 * 86400_000).toISOString() });
   const approvalSent = await stub(page, approvalStub, null,
     (q, body) => answered(q, { decision: { ...body.decision, decidedBy: 'ark://users/stub' } }));
   await page.goto(`${base}/#/questions/${approvalStub.id}`);
   const approvalCard = `#detail [data-id="${approvalStub.id}"]`;
   await page.waitForSelector(`${approvalCard} .approval`);
-  seen.approvalForm = {};
+  seen.approvalForm = { ages: await page.$$eval(`${approvalCard} .meta time`, (times) => times.map((t) => t.textContent)) };
   await useApproval(page, approvalCard, seen.approvalForm);
   await page.waitForSelector(`${approvalCard} .outcome`);
   seen.approvalForm.outcome = await page.textContent(`${approvalCard} .outcome`);
@@ -279,6 +307,9 @@ try {
   seen.loadMoreAfter = await page.isVisible('#load-more');
   await page.fill('#h-q', '');
   await page.fill('#h-recipient', recipient);
+  await page.selectOption('#h-status', 'pending');
+  await page.waitForSelector(`#history [data-id="${hostile.id}"]`);
+  seen.historyPendingOutcome = await page.textContent(`#history [data-id="${hostile.id}"] .outcome`);
   await page.selectOption('#h-status', 'cancelled');
   await page.waitForSelector(`#history [data-id="${cancelled.id}"]`);
   seen.cancelledFilter = await page.$$eval('#history [data-id]', (cards) => cards.map((c) => c.dataset.id));
@@ -304,6 +335,35 @@ try {
     await page.waitForSelector(ready);
     seen.narrow[name] = await page.evaluate(() => document.documentElement.scrollWidth);
   }
+
+  // Desktop notifications: only once someone turns them on, for questions that arrive while the page is out of sight.
+  const elsewhereContext = await browser.newContext();
+  await elsewhereContext.grantPermissions(['notifications'], { origin: base });
+  const away = await elsewhereContext.newPage();
+  await away.addInitScript(() => {
+    Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+    const Shown = window.Notification;
+    window.shown = [];
+    window.Notification = class extends Shown {
+      constructor(title, options) {
+        super(title, options);
+        window.shown.push({ title, body: options.body, tag: options.tag });
+      }
+    };
+  });
+  await away.goto(`${base}/`);
+  await away.waitForSelector('#connection.live');
+  await away.fill('#filter', recipient);
+  const unannounced = await ask('Asked before anyone wanted notifications?');
+  await away.waitForSelector(`#pending [data-id="${unannounced.id}"]`);
+  seen.notifiedBeforeOptIn = await away.evaluate(() => window.shown.length);
+  await away.check('#notify');
+  await away.waitForFunction(() => localStorage.getItem('ark-broker.notify') === 'on');
+  const announced = await ask('Asked while you look elsewhere?', { sender: 'ark://agents/notifier' });
+  await away.waitForFunction(() => window.shown.length > 0);
+  seen.notifications = await away.evaluate(() => window.shown);
+  seen.announcedId = announced.id;
+  await elsewhereContext.close();
 
   // After a reload the page lists what is still pending.
   await page.goto(`${base}/`);

@@ -151,6 +151,24 @@ const scenarios = {
     return { progress, result };
   },
 
+  // A plain ask_question with the SDK's defaults (a 60 s timeout that progress does not extend, no progress token):
+  // the broker returns the question as pending before that, with its id and the get_question call that waits for
+  // the answer; that call, made as the result says, returns the answer.
+  async defaults() {
+    const client = await connect();
+    await client.listTools();
+    const started = Date.now();
+    const pending = await client.callTool({ name: 'ask_question', arguments: askArgs });
+    const waitedMs = Date.now() - started;
+    const followUp = JSON.parse(pending.content[0].text.match(/call get_question with (\{[^}]*\})/)[1]);
+    const collecting = client.callTool({ name: 'get_question', arguments: followUp });
+    const reply = await rest('PATCH', `/questions/${pending.structuredContent.questionId}`, { response: 'yes' });
+    if (reply.status !== 200) throw new Error(`answering failed: ${JSON.stringify(reply)}`);
+    const collected = await collecting;
+    await client.close();
+    return { waitedMs, pending, followUp, collected };
+  },
+
   // Typed questions, with the tool list fetched first so that the SDK checks structuredContent against the
   // outputSchema: a form answered while the call waits, then an approval asked with waitSeconds that comes back
   // pending and is collected with get_question once decided.

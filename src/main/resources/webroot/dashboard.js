@@ -12,6 +12,8 @@ const CHANGES = new Set(['question_created', 'question_answered', 'question_canc
   'question_reminded', 'question_escalated']);
 const ENDED = 'Your sign-in has ended; sign in again';
 
+const TITLE = document.title;
+const NOTIFY = 'ark-broker.notify';
 const questions = new Map();
 const settledOrder = [];
 /** Aborts the list and watch of the current view. */
@@ -43,13 +45,35 @@ function element(tag, attributes, ...children) {
   return node;
 }
 
-function when(instant) {
-  return instant ? new Date(instant).toLocaleString() : '';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** How long ago (or how soon) an instant is, as people say it: "just now", "3 min ago", "in 2 days". */
+function age(instant, now = Date.now()) {
+  const at = new Date(instant);
+  const distance = Math.abs(now - at.getTime());
+  const [count, unit] = distance < 45_000 ? [0, '']
+    : distance < HOUR ? [Math.max(1, Math.round(distance / MINUTE)), 'min']
+      : distance < DAY ? [Math.round(distance / HOUR), 'h']
+        : distance < 7 * DAY ? [Math.round(distance / DAY), 'day'] : [null, ''];
+  if (count === null) return at.toLocaleDateString();
+  if (count === 0) return at.getTime() > now ? 'in a moment' : 'just now';
+  const amount = unit === 'day' ? `${count} day${count === 1 ? '' : 's'}` : `${count} ${unit}`;
+  return at.getTime() > now ? `in ${amount}` : `${amount} ago`;
 }
 
+/** An instant as its age, with the date and time it is on hover; kept current by {@link refreshAges}. */
 function time(instant) {
-  return element('time', { datetime: instant }, when(instant));
+  return element('time', { datetime: instant, title: new Date(instant).toLocaleString() }, age(instant));
 }
+
+function refreshAges() {
+  const now = Date.now();
+  for (const shown of document.querySelectorAll('time[datetime]')) shown.textContent = age(shown.dateTime, now);
+}
+
+setInterval(refreshAges, 30_000);
 
 /** A request to the broker, as whoever is signed in. */
 function request(method, path, { body, signal, headers } = {}) {
@@ -160,25 +184,78 @@ function answerControls(q, card) {
   return actions;
 }
 
-/** Approve or reject, with a reason (required where the question says so). */
+/** Marks `field` as wrong with `message` (or as right, without one), its error read out beside it. */
+function flag(field, error, message) {
+  error.textContent = message || '';
+  if (message) field.setAttribute('aria-invalid', 'true');
+  else field.removeAttribute('aria-invalid');
+}
+
+/**
+ * The arguments of the call an approval asks about, shown for editing: approving sends them back when edited (the
+ * broker then hands the edited ones to the caller). Returns the field, and a reader that gives the arguments to
+ * send (undefined when unchanged) or null after marking the field wrong.
+ */
+function argumentsField(q) {
+  const id = `arguments-${q.id}`;
+  const shown = JSON.stringify(q.arguments, null, 2);
+  const text = element('textarea', { id, class: 'arguments', spellcheck: 'false', rows: Math.min(12, shown.split('\n').length),
+    'aria-describedby': `${id}-error` }, shown);
+  const error = element('span', { class: 'field-error', id: `${id}-error` });
+  const field = element('div', { class: 'field' },
+    element('label', { for: id }, 'Arguments of the call (JSON; edit them before approving)'), text, error);
+  const read = () => {
+    let edited;
+    try {
+      edited = JSON.parse(text.value);
+    } catch (failure) {
+      flag(text, error, `Not JSON: ${failure.message}`);
+      return null;
+    }
+    if (!edited || typeof edited !== 'object' || Array.isArray(edited)) {
+      flag(text, error, 'The arguments must be a JSON object.');
+      return null;
+    }
+    flag(text, error, '');
+    return JSON.stringify(edited) === JSON.stringify(q.arguments) ? undefined : edited;
+  };
+  return { field, text, read };
+}
+
+/**
+ * Approve or reject, with a reason (required where the question says so) and, where the question shows the call's
+ * arguments, those arguments, edited or not. On an open broker the approver is the name given in "Answering as":
+ * nothing else says who decided.
+ */
 function approvalForm(q, card) {
   const required = Boolean(q.reasonRequired ?? q.approval?.reasonRequired);
   const id = `reason-${q.id}`;
   const reason = element('textarea', { id, required, 'aria-describedby': `${id}-error` });
   const fieldError = element('span', { class: 'field-error', id: `${id}-error` });
+  const args = q.arguments && typeof q.arguments === 'object' ? argumentsField(q) : null;
   const decide = (action) => {
     const text = reason.value.trim();
+    if (!$('answering-as').hidden && !me.value.trim()) {
+      fieldError.textContent = 'Say who decides: fill in “Answering as” at the top first.';
+      me.focus();
+      return;
+    }
     if (required && !text) {
-      fieldError.textContent = 'Give a reason.';
-      reason.setAttribute('aria-invalid', 'true');
+      flag(reason, fieldError, 'Give a reason.');
       reason.focus();
       return;
     }
-    fieldError.textContent = '';
-    reason.removeAttribute('aria-invalid');
-    answerWith(q, card, { decision: { action, ...(text ? { reason: text } : {}) } });
+    flag(reason, fieldError, '');
+    // A rejected call runs with no arguments, edited or not.
+    const edited = action === 'approved' && args ? args.read() : undefined;
+    if (edited === null) {
+      args.text.focus();
+      return;
+    }
+    answerWith(q, card, { decision: { action, ...(text ? { reason: text } : {}), ...(edited ? { arguments: edited } : {}) } });
   };
   return element('form', { class: 'approval', novalidate: true, onsubmit: (event) => event.preventDefault() },
+    args?.field,
     element('label', { for: id }, `Reason${required ? ' (required)' : ' (optional)'}`), reason, fieldError,
     element('div', { class: 'actions' },
       element('button', { type: 'button', class: 'approve', onclick: () => decide('approved') }, 'Approve'),
@@ -259,9 +336,7 @@ function fieldValue({ property, required, input, options }) {
 }
 
 function markField(field, message) {
-  field.field.querySelector('.field-error').textContent = message || '';
-  if (message) field.input.setAttribute('aria-invalid', 'true');
-  else field.input.removeAttribute('aria-invalid');
+  flag(field.input, field.field.querySelector('.field-error'), message);
 }
 
 /** A form generated from the question's `responseSchema`, validated here as the broker will validate it. */
@@ -369,26 +444,32 @@ function recipients(q) {
   return [q.recipient, ...added.filter((to) => to !== q.recipient)];
 }
 
+/** How the question stands, as the text and times of its outcome line. */
 function outcome(q) {
-  if (q.status === 'answered' && q.answeredOnTimeout) {
-    return `Nobody answered in time; answered by default: ${q.decision ? q.decision.action : q.response}`;
+  switch (q.status) {
+    case 'pending':
+      return ['Waiting for an answer'];
+    case 'expired':
+      return ['Expired ', time(q.expiresAt), ' without an answer'];
+    case 'cancelled':
+      return ['Cancelled ', time(q.updatedAt)];
+    default:
+      if (q.answeredOnTimeout) return [`Nobody answered in time; answered by default: ${q.decision ? q.decision.action : q.response}`];
+      if (q.decision) {
+        const decided = q.decision.action === 'approved' ? 'Approved' : 'Rejected';
+        const by = q.decision.decidedBy || q.answeredBy;
+        return [`${decided}${by ? ` by ${by}` : ''}${q.decision.reason ? `: ${q.decision.reason}` : ''}`
+          + (q.decision.arguments ? `, with the arguments edited to ${JSON.stringify(q.decision.arguments)}` : '')];
+      }
+      return [`Answered${q.answeredBy ? ` by ${q.answeredBy}` : ''}: ${q.answer !== undefined && q.answer !== null ? described(q.answer) : q.response}`];
   }
-  if (q.status === 'answered') {
-    if (q.decision) {
-      const decided = q.decision.action === 'approved' ? 'Approved' : 'Rejected';
-      const by = q.decision.decidedBy || q.answeredBy;
-      return `${decided}${by ? ` by ${by}` : ''}${q.decision.reason ? `: ${q.decision.reason}` : ''}`;
-    }
-    const answer = q.answer !== undefined && q.answer !== null ? described(q.answer) : q.response;
-    return `Answered${q.answeredBy ? ` by ${q.answeredBy}` : ''}: ${answer}`;
-  }
-  return q.status === 'expired' ? `Expired ${when(q.expiresAt)} without an answer` : `Cancelled ${when(q.updatedAt)}`;
 }
 
+/** A question as a record: what was asked and how it stands (the history shows pending ones this way too). */
 function settledCard(q, { folded = true } = {}) {
   return element('article', { class: 'card', 'data-id': q.id, 'aria-label': q.content.slice(0, 120) },
     meta(q), element('div', { class: 'content' }, q.content), contextOf(q, folded),
-    element('div', { class: `outcome ${q.status}` }, outcome(q)));
+    element('div', { class: `outcome ${q.status}` }, ...outcome(q)));
 }
 
 /** Cards by id and version: a card that did not change keeps its node, and with it what people typed and focus. */
@@ -424,6 +505,7 @@ function render() {
   place($('pending'), pending.length ? pending.map((q) => cardFor(q, 'pending', pendingCard))
     : [empty('Nothing is waiting for an answer.')]);
   $('pending-count').textContent = pending.length ? `(${pending.length})` : '';
+  document.title = pending.length ? `(${pending.length}) ${TITLE}` : TITLE;
   const settled = settledOrder.map((id) => questions.get(id)).filter((q) => q && shown(q)).slice(0, 20);
   place($('settled'), settled.length ? settled.map((q) => cardFor(q, 'settled', settledCard))
     : [empty('Nothing settled since this page opened; older questions are in the History.')]);
@@ -435,6 +517,7 @@ function render() {
 function apply(q) {
   const known = questions.get(q.id);
   if (known && Number(known.resourceVersion) >= Number(q.resourceVersion)) return;
+  if (!known && q.status === 'pending') notifyOf(q);
   questions.set(q.id, q);
   if (q.status !== 'pending') {
     const at = settledOrder.indexOf(q.id);
@@ -449,6 +532,42 @@ function apply(q) {
     renderHistory();
   }
   if (detailId === q.id) showDetail(q.id).catch(detailFailed);
+}
+
+// Desktop notifications, for those who ask for them: a question that arrives while the page is out of sight.
+
+const notify = $('notify');
+
+function notifying() {
+  return notify.checked && Notification.permission === 'granted';
+}
+
+function notifyOf(q) {
+  const only = filter.value.trim();
+  if (!notifying() || document.visibilityState === 'visible' || (only && !recipients(q).includes(only))) return;
+  const shown = new Notification(`Question from ${q.sender || 'an unnamed asker'}`, { body: q.content.slice(0, 200), tag: q.id });
+  shown.onclick = () => {
+    window.focus();
+    location.hash = `#/questions/${encodeURIComponent(q.id)}`;
+    shown.close();
+  };
+}
+
+if ('Notification' in window) {
+  notify.checked = localStorage.getItem(NOTIFY) === 'on' && Notification.permission === 'granted';
+  notify.addEventListener('change', async () => {
+    $('notify-status').textContent = '';
+    if (!notify.checked) {
+      localStorage.removeItem(NOTIFY);
+      return;
+    }
+    if (await Notification.requestPermission() === 'granted') {
+      localStorage.setItem(NOTIFY, 'on');
+    } else {
+      notify.checked = false;
+      $('notify-status').textContent = 'This browser does not allow notifications from this page; its site settings can.';
+    }
+  });
 }
 
 // History: the broker's list, newest first, with its filters, a page at a time.
@@ -680,6 +799,7 @@ async function enter(refusal) {
   $('sign-in').hidden = true;
   $('questions').hidden = false;
   $('views').hidden = false;
+  $('notify-label').hidden = !('Notification' in window);
   route();
   await start();
 }
@@ -697,6 +817,7 @@ function signedOut(message) {
   $('questions').hidden = true;
   $('views').hidden = true;
   $('answering-as').hidden = true;
+  $('notify-label').hidden = true;
   $('identity').hidden = true;
   connection('', '');
   $('oidc').hidden = !oidc;

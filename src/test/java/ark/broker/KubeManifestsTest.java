@@ -290,6 +290,18 @@ class KubeManifestsTest {
   }
 
   @Test
+  void arksWaitingCallsReturnAsPendingBeforeArkGivesUpOnThem() throws Exception {
+    JsonNode spec = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties()).path("spec");
+    long timeoutSeconds = java.time.Duration.parse("PT" + spec.path("timeout").asText().toUpperCase()).toSeconds();
+    String wait = StreamSupport.stream(spec.path("headers").spliterator(), false)
+        .filter(header -> header.path("name").asText().equals("X-Ark-Wait-Seconds")).findFirst()
+        .orElseThrow(() -> new AssertionError("the MCPServer does not say how long its calls may wait"))
+        .path("value").path("value").asText();
+
+    assertThat(Long.parseLong(wait)).isPositive().isLessThan(timeoutSeconds);
+  }
+
+  @Test
   void arkSendsTheExecutorsTokenFromASecretTheBrokerNeverReads() throws Exception {
     JsonNode headers = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
         .path("spec").path("headers");

@@ -20,8 +20,8 @@ import io.vertx.core.Future;
  * returns a task at once whose result is the answer. Either way the same tool call asked again finds
  * the question it already asked.
  */
-record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskStore tasks, Caller.Unattributed unattributed)
-    implements Tool.Handler {
+record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskStore tasks, PlainCallWait plainWait,
+                       Caller.Unattributed unattributed) implements Tool.Handler {
   static final String NAME = "ask_question";
   static final String RESUME_KIND = "ask";
   private static final String DESCRIPTION = """
@@ -36,9 +36,9 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
       call's arguments in `arguments`): the result's `decision` is {action: approved|rejected, reason, decidedBy}. \
       The result's `response` is the person's answer as text. If the question is cancelled or expires before anyone \
       answers, the result is an error that says so: do not treat that as an answer. \
-      If your client gives up on long calls, pass `waitSeconds`: when no answer came by then, the result is \
-      {status: "pending", questionId}, which is no error: collect the answer later with get_question (its \
-      waitSeconds waits for it). \
+      If nobody answers within a short wait (about %d seconds unless `waitSeconds` or your host says otherwise), the \
+      result is {status: "pending", questionId}, which is no error: the question stays open, and get_question \
+      (with waitSeconds) waits for its answer. \
       Repeating the same tool call (same query and tool call id) returns the same question instead of asking twice.""";
 
 
@@ -46,7 +46,7 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
     ObjectNode definition = McpJson.object()
         .put("name", NAME)
         .put("title", "Ask a person")
-        .put("description", DESCRIPTION);
+        .put("description", DESCRIPTION.formatted(plainWait.defaultSeconds()));
     definition.set("inputSchema", inputSchema());
     definition.set("outputSchema", QuestionResults.outputSchema());
     definition.putObject("execution").put("taskSupport", "optional");
@@ -60,7 +60,7 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
     NewQuestion request;
     long waitMillis;
     try {
-      waitMillis = waitMillis(arguments);
+      waitMillis = plainWait.millis(ctx, arguments);
       request = request(ctx, arguments);
     } catch (InvalidQuestionException e) {
       return Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + e.getMessage()));
@@ -70,14 +70,10 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
       if (question.outcome().status().isFinal()) {
         return Future.succeededFuture(QuestionResults.askResult(question));
       }
-      if (waitMillis >= 0) {
-        ctx.stream();
-        return watch.untilFinal(ctx, question.id(), waitMillis)
-            .map(latest -> QuestionResults.askResult(latest == null ? question : latest));
-      }
       ctx.resumable(RESUME_KIND, QuestionWatch.resumeState(question.id()));
       ctx.stream();
-      return resume(ctx, question.id());
+      return watch.untilFinal(ctx, question.id(), waitMillis)
+          .map(latest -> QuestionResults.askResult(latest == null ? question : latest, plainWait.followUpSeconds(ctx)));
     }, failure -> StoreFailure.is(failure, StoreFailure.Reason.TOO_MANY_REQUESTS)
         // Over its budget: the agent itself should read when it may ask again.
         ? Future.succeededFuture(QuestionResults.errorResult("The question was not asked: " + failure.getMessage()))
@@ -102,32 +98,23 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
     });
   }
 
-  /** Waits for the answer; also how a cut stream of a plain call is finished after GET + Last-Event-ID. */
-  Future<ObjectNode> resume(RequestContext ctx, String questionId) {
-    return watch.untilFinal(ctx, questionId, -1).map(QuestionResults::askResult);
-  }
-
+  /**
+   * How a cut stream of a plain call is finished after GET + Last-Event-ID: it waits as a new call of the same host
+   * would, as the host's own timeout runs on across the reconnection.
+   */
   Future<JsonNode> resume(RequestContext ctx, JsonNode state) {
-    return resume(ctx, QuestionWatch.resumedQuestion(state)).map(JsonNode.class::cast);
-  }
-
-  /** How long a plain call waits for the answer before it returns the pending question; -1 for as long as it takes. */
-  private static long waitMillis(ObjectNode arguments) {
-    JsonNode wait = arguments.get("waitSeconds");
-    if (wait == null || wait.isNull()) {
-      return -1;
-    }
-    if (!wait.isIntegralNumber() || wait.asLong() < 1 || wait.asLong() > FollowUpTools.MAX_WAIT_SECONDS) {
-      throw new InvalidQuestionException("waitSeconds must be a whole number from 1 to " + FollowUpTools.MAX_WAIT_SECONDS);
-    }
-    return wait.asLong() * 1000;
+    String questionId = QuestionWatch.resumedQuestion(state);
+    return watch.untilFinal(ctx, questionId, plainWait.millis(ctx, McpJson.object())).map(latest -> latest == null
+        // The wait ended before the store said how the question stands.
+        ? QuestionResults.errorResult("Question " + questionId + " could not be read in time; check it with get_question.")
+        : QuestionResults.askResult(latest, plainWait.followUpSeconds(ctx)));
   }
 
   private NewQuestion request(RequestContext ctx, ObjectNode arguments) {
     Caller caller = Caller.of(ctx, arguments);
     ObjectNode question = arguments.deepCopy();
     question.put("sender", caller.agent());
-    // A task's result waits as long as it takes: waitSeconds only shortens a plain call.
+    // A task's result waits as long as it takes: waitSeconds only bounds a plain call's wait.
     question.remove(java.util.List.of("query", "toolCallId", "waitSeconds"));
     if (caller.query() != null) {
       question.set("query", caller.query());
@@ -140,7 +127,7 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
     return request;
   }
 
-  private static ObjectNode inputSchema() {
+  private ObjectNode inputSchema() {
     ObjectNode schema = McpJson.object().put("type", "object");
     ObjectNode properties = schema.putObject("properties");
     properties.putObject("recipient").put("type", "string")
@@ -180,7 +167,8 @@ record AskQuestionTool(QuestionStore store, QuestionWatch watch, QuestionTaskSto
             + "ttlSeconds passes; the result then says answeredOnTimeout}");
     properties.putObject("waitSeconds").put("type", "integer").put("minimum", 1).put("maximum", FollowUpTools.MAX_WAIT_SECONDS)
         .put("description", "Wait at most this long, then return {status: pending, questionId}; collect the answer "
-            + "with get_question. Without it the call waits until the question is answered, cancelled or expires");
+            + "with get_question. Without it the call waits as long as your host allows (about "
+            + plainWait.defaultSeconds() + " seconds unless it says otherwise)");
     properties.putObject("sender").put("type", "string")
         .put("description", "Who asks, as ark://agents/<name>; usually set by the host");
     ObjectNode query = properties.putObject("query").put("type", "object")

@@ -14,16 +14,22 @@ import java.time.Duration;
  * @param sessionIdle how long an unused session lives (the session store ends it then); zero: until its
  *     client ends it
  * @param progressIntervalMillis a call waiting for an answer tells its client how it stands this often
+ * @param plainCallWaitSeconds how long a plain ask_question call waits for the answer before it returns the question
+ *     as pending, unless the call or its host asks otherwise; zero: until answered
  * @param taskPollIntervalMillis how often clients are told to poll a task
  * @param sessionCacheSize how many sessions each replica keeps in memory
  * @param maxSessions how many sessions may exist at once, on all replicas together (the session store refuses more)
  * @param limits connections, timeouts and header sizes the port allows
  */
 public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
-                          long progressIntervalMillis, long taskPollIntervalMillis, int sessionCacheSize,
+                          long progressIntervalMillis, long plainCallWaitSeconds, long taskPollIntervalMillis, int sessionCacheSize,
                           int maxSessions, ServerLimits limits) {
 
   public static McpSettings from(JsonObject mcp) {
+    long plainCallWait = mcp.getLong("plainCallWaitSeconds");
+    if (plainCallWait < 0) {
+      throw new IllegalArgumentException("mcp.plainCallWaitSeconds must not be negative (0: until answered), not " + plainCallWait);
+    }
     Duration sessionIdle = Duration.ofSeconds(mcp.getLong("sessionIdleSeconds"));
     ServerSettings server = new ServerSettings(
         mcp.getString("path"),
@@ -37,7 +43,7 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
         mcp.getInteger("maxSubscriptionsPerSession"),
         mcp.getInteger("maxSubscriptionUriLength"));
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
-        mcp.getLong("progressIntervalSeconds") * 1000, mcp.getLong("taskPollIntervalMillis"),
+        mcp.getLong("progressIntervalSeconds") * 1000, plainCallWait, mcp.getLong("taskPollIntervalMillis"),
         mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"),
         ServerLimits.from("mcp", mcp, mcp.getLong("heartbeatSeconds")));
   }

@@ -89,7 +89,8 @@ public final class McpVerticle extends VerticleBase {
     QuestionWatch watch = new QuestionWatch(vertx, store, settings.progressIntervalMillis());
     QuestionTaskStore tasks = new QuestionTaskStore(store, watch, mcp, settings.taskPollIntervalMillis());
     QuestionResources resources = new QuestionResources(store, mcp);
-    AskQuestionTool ask = new AskQuestionTool(store, watch, tasks, new Caller.Unattributed());
+    AskQuestionTool ask = new AskQuestionTool(store, watch, tasks, new PlainCallWait(settings.plainCallWaitSeconds()),
+        new Caller.Unattributed());
     features.tool(ask.tool());
     new FollowUpTools(store, watch).tools().forEach(features::tool);
     features.resources(resources)

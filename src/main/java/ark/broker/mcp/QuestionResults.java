@@ -71,12 +71,21 @@ final class QuestionResults {
    * cancelled or expired, which an agent must not mistake for a person's answer.
    */
   static ObjectNode askResult(Question question) {
+    return askResult(question, FollowUpTools.MAX_WAIT_SECONDS);
+  }
+
+  /**
+   * The same, for a call that may end before the answer: a pending question's result says how to wait for it,
+   * with get_question waiting {@code followUpSeconds} at a time.
+   */
+  static ObjectNode askResult(Question question, long followUpSeconds) {
     ObjectNode structured = structured(question);
     String text = switch (question.outcome().status()) {
       case CANCELLED -> "The question " + question.id() + " was cancelled before anyone answered it.";
       case EXPIRED -> "The question " + question.id() + " expired at " + question.followUps().expiresAt() + " without an answer.";
-      case PENDING -> "No answer yet to question " + question.id() + "; collect it later with get_question. "
-          + McpJson.write(structured);
+      case PENDING -> "Nobody has answered question " + question.id() + " yet; it stays open. To wait for the answer, "
+          + "call get_question with " + McpJson.write(McpJson.object().put("questionId", question.id())
+              .put("waitSeconds", followUpSeconds)) + ", again while its status is pending. " + McpJson.write(structured);
       default -> (question.outcome().answeredOnTimeout() ? "Nobody answered question " + question.id() + " by " + question.followUps().expiresAt()
           + "; its default answer (escalation.onTimeout) applies: " : "") + McpJson.write(structured);
     };

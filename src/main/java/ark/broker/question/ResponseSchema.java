@@ -44,7 +44,7 @@ public final class ResponseSchema {
   private ResponseSchema(ObjectNode schema) {
     this.schema = schema;
     Map<String, Field> parsed = new LinkedHashMap<>();
-    schema.get("properties").fields().forEachRemaining(entry -> parsed.put(entry.getKey(), Field.of(entry.getKey(), entry.getValue())));
+    schema.get("properties").properties().forEach(entry -> parsed.put(entry.getKey(), Field.of(entry.getKey(), entry.getValue())));
     this.fields = parsed;
     List<String> names = new ArrayList<>();
     JsonNode requiredNode = schema.get("required");
@@ -93,8 +93,7 @@ public final class ResponseSchema {
           + fields.keySet());
     }
     ObjectNode kept = JsonNodeFactory.instance.objectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> it = answer.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
+    for (Map.Entry<String, JsonNode> entry : answer.properties()) {
       Field field = fields.get(entry.getKey());
       if (field == null) {
         throw new InvalidQuestionException("answer." + entry.getKey() + " is not a field of this question's form; fields: "
@@ -174,7 +173,7 @@ public final class ResponseSchema {
     if (properties == null || !properties.isObject() || properties.isEmpty() || properties.size() > MAX_FIELDS) {
       throw new InvalidQuestionException("responseSchema.properties must be an object of 1 to " + MAX_FIELDS + " fields");
     }
-    properties.fields().forEachRemaining(entry -> {
+    properties.properties().forEach(entry -> {
       String name = entry.getKey();
       if (name.isEmpty() || name.length() > MAX_NAME) {
         throw new InvalidQuestionException("responseSchema.properties names must be 1 to " + MAX_NAME + " characters");

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,8 +50,27 @@ class DashboardBrowserTest {
     assertThat(seen.getJsonObject("freeStored").getString("response")).isEqualTo("release/2.0");
     assertThat(seen.getString("elsewhereText")).contains("yes, in Slack");
     assertThat(seen.getString("hostileText")).isEqualTo("<img src=x onerror=\"window.pwned=1\">");
-    assertThat(seen.getJsonArray("pendingAfterReload").getList()).contains(seen.getString("hostileId"))
-        .doesNotContainAnyElementsOf(seen.getJsonArray("settledIds").getList());
+    assertThat(seen.getJsonArray("pendingAfterReload")).contains(seen.getString("hostileId"))
+        .doesNotContainAnyElementsOf(seen.getJsonArray("settledIds"));
+  }
+
+  @Test
+  void theTabTitleCountsWhatWaitsAndTimesSayHowLongAgo() {
+    assertThat(seen.getString("titleWithNone")).isEqualTo("Ark Broker · questions");
+    assertThat(seen.getString("titleWithOne")).isEqualTo("(1) Ark Broker · questions");
+    JsonObject age = seen.getJsonObject("age");
+    assertThat(age.getString("text")).isEqualTo("just now");
+    assertThat(age.getString("title")).as("the date and time on hover").isEqualTo(age.getString("expected"));
+    assertThat(seen.getJsonObject("approvalForm").getJsonArray("ages")).as("asked, expires")
+        .containsExactly("3 h ago", "in 2 days");
+  }
+
+  @Test
+  void desktopNotificationsAreOptInAndSayWhoAsksWhat() {
+    assertThat(seen.getInteger("notifiedBeforeOptIn")).isZero();
+    assertThat(seen.getJsonArray("notifications")).containsExactly(new JsonObject()
+        .put("title", "Question from ark://agents/notifier").put("body", "Asked while you look elsewhere?")
+        .put("tag", seen.getString("announcedId")));
   }
 
   @Test
@@ -74,10 +92,10 @@ class DashboardBrowserTest {
     assertThat(markdown.getString("heading")).isEqualTo("Diff summary");
     assertThat(markdown.getString("strong")).isEqualTo("tests");
     assertThat(markdown.getString("em")).isEqualTo("lint");
-    assertThat(markdown.getJsonArray("items").getList()).containsExactly("first change", "second change");
+    assertThat(markdown.getJsonArray("items")).containsExactly("first change", "second change");
     assertThat(markdown.getString("code")).isEqualTo("mvn verify");
-    assertThat(markdown.getJsonArray("links").getList()).as("only the http(s) link is a link").containsExactly(
-        Map.of("href", "https://example.com/docs", "rel", "noopener noreferrer", "text", "the docs"));
+    assertThat(markdown.getJsonArray("links")).as("only the http(s) link is a link").containsExactly(
+        new JsonObject().put("href", "https://example.com/docs").put("rel", "noopener noreferrer").put("text", "the docs"));
     assertThat(markdown.getString("text")).contains("[a trap](javascript:window.pwned=2)")
         .contains("<script>window.pwned=3</script>");
     assertThat(markdown.getInteger("elements")).as("no script or image from the context").isZero();
@@ -86,18 +104,18 @@ class DashboardBrowserTest {
     JsonObject json = seen.getJsonObject("json");
     assertThat(json.getInteger("collapsible")).isGreaterThanOrEqualTo(3);
     assertThat(json.getString("summary")).isEqualTo("JSON {5 keys}");
-    assertThat(json.getJsonArray("links").getList()).containsExactly("https://example.com/pr/42");
+    assertThat(json.getJsonArray("links")).containsExactly("https://example.com/pr/42");
     assertThat(json.getString("text")).contains("\"pr\": 42").contains("\"unit\": \"passed\"").contains("\"e2e\": null");
   }
 
   @Test
   void formsFromTheResponseSchemaValidateAndSendTheTypedAnswer() {
     JsonObject form = seen.getJsonObject("form");
-    assertThat(form.getJsonArray("labels").getList())
+    assertThat(form.getJsonArray("labels"))
         .containsExactly("Environment (required)", "Replicas (required)", "Notify the team");
-    assertThat(form.getJsonArray("inputs").getList())
+    assertThat(form.getJsonArray("inputs"))
         .containsExactly("environment:select-one", "replicas:number", "notify:checkbox");
-    assertThat(form.getJsonArray("requiredErrors").getList()).containsExactly("Required.", "Required.");
+    assertThat(form.getJsonArray("requiredErrors")).containsExactly("Required.", "Required.");
     assertThat(form.getString("rangeError")).isEqualTo("Must be at most 10.");
     assertThat(form.getString("focusedAfterError")).isEqualTo("replicas");
     assertThat(form.getString("serverError")).as("the broker's refusal, at its field")
@@ -116,7 +134,7 @@ class DashboardBrowserTest {
   void approvalsTakeADecisionWithAReason() {
     JsonObject approval = seen.getJsonObject("approvalForm");
     assertThat(approval.getString("reasonError")).isEqualTo("Give a reason.");
-    assertThat(approval.getJsonArray("sent").getList()).hasSize(1);
+    assertThat(approval.getJsonArray("sent")).hasSize(1);
     assertThat(approval.getJsonArray("sent").getJsonObject(0).getJsonObject("decision"))
         .isEqualTo(new JsonObject().put("action", "rejected").put("reason", "touches production data"));
     assertThat(approval.getString("outcome")).isEqualTo("Rejected by ark://users/stub: touches production data");
@@ -127,34 +145,52 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void approvalsShowTheCallsArgumentsForEditingAndAnOpenBrokerAsksWhoDecides() {
+    JsonObject editing = seen.getJsonObject("editing");
+    assertThat(editing.getJsonObject("shown")).isEqualTo(new JsonObject().put("table", "users_old").put("cascade", true));
+    assertThat(editing.getString("approverError")).contains("Answering as");
+    assertThat(editing.getString("focusedAfterApproverError")).isEqualTo("me");
+    assertThat(editing.getString("argumentsError")).startsWith("Not JSON: ");
+    assertThat(editing.getString("statusWithBadArguments")).isEqualTo("pending");
+    JsonObject decision = editing.getJsonObject("stored").getJsonObject("decision");
+    assertThat(decision.getString("action")).isEqualTo("approved");
+    assertThat(decision.getJsonObject("arguments")).isEqualTo(new JsonObject().put("table", "users_old").put("cascade", false));
+    assertThat(decision.getString("decidedBy")).startsWith("ark://users/person-");
+    assertThat(editing.getString("outcome")).startsWith("Approved by ark://users/person-")
+        .endsWith("with the arguments edited to {\"table\":\"users_old\",\"cascade\":false}");
+  }
+
+  @Test
   void theHistorySearchesEverythingTheBrokerKeeps() {
     assertThat(seen.getString("historyText")).contains("publish the release notes").contains("Answered by ark://users/earlier: published");
     assertThat(seen.getInteger("firstPage")).isEqualTo(20);
     assertThat(seen.getBoolean("loadMoreShown")).isTrue();
-    List<Object> contents = seen.getJsonArray("afterLoadMore").getList();
+    List<Object> contents = seen.getJsonArray("afterLoadMore").stream().toList();
     assertThat(contents).hasSize(21);
     assertThat(contents.get(0).toString()).as("newest first").endsWith("number 20");
     assertThat(contents.get(20).toString()).endsWith("number 0");
     assertThat(seen.getBoolean("loadMoreAfter")).isFalse();
-    assertThat(seen.getJsonArray("cancelledFilter").getList()).contains(seen.getJsonObject("cancelledStored").getString("id"))
+    assertThat(seen.getString("historyPendingOutcome")).as("a question still waiting, never 'Cancelled'")
+        .isEqualTo("Waiting for an answer");
+    assertThat(seen.getJsonArray("cancelledFilter")).contains(seen.getJsonObject("cancelledStored").getString("id"))
         .doesNotContain(seen.getJsonObject("choiceStored").getString("id"));
   }
 
   @Test
   void aQuestionsDetailPageShowsWhoDidWhatAndWhy() {
     assertThat(seen.getString("detailHash")).isEqualTo("#/questions/" + seen.getJsonObject("cancelledStored").getString("id"));
-    List<Object> cancelled = seen.getJsonArray("cancelledEvents").getList();
+    List<Object> cancelled = seen.getJsonArray("cancelledEvents").stream().toList();
     assertThat(cancelled).hasSize(2);
     assertThat(cancelled.get(0).toString()).startsWith("Asked").contains("by anonymous");
     assertThat(cancelled.get(1).toString()).startsWith("Cancelled").contains("signed in by anonymous")
         .contains("Reason: the agent found the answer itself");
-    List<Object> archived = seen.getJsonArray("archivedEvents").getList();
+    List<Object> archived = seen.getJsonArray("archivedEvents").stream().toList();
     assertThat(archived.get(1).toString()).startsWith("Answered");
   }
 
   @Test
   void everyFieldHasALabelAndNothingScrollsSidewaysAtPhoneWidth() {
-    assertThat(seen.getJsonArray("unlabelled").getList()).isEmpty();
+    assertThat(seen.getJsonArray("unlabelled")).isEmpty();
     JsonObject narrow = seen.getJsonObject("narrow");
     for (String view : List.of("waiting", "history", "detail")) {
       assertThat(narrow.getInteger(view)).as(view + " at 390 px").isLessThanOrEqualTo(390);
@@ -165,7 +201,7 @@ class DashboardBrowserTest {
   void theIconsAreServedAndTheConsoleStaysClean() {
     assertThat(seen.getJsonObject("icons").getString("/favicon.ico")).startsWith("200 image/");
     assertThat(seen.getJsonObject("icons").getString("/favicon.svg")).isEqualTo("200 image/svg+xml");
-    assertThat(seen.getJsonArray("consoleErrors").getList()).as("console errors besides the stubbed refusal")
+    assertThat(seen.getJsonArray("consoleErrors")).as("console errors besides the stubbed refusal")
         .allSatisfy(error -> assertThat(error.toString()).contains("status of 400"))
         .hasSizeLessThanOrEqualTo(1);
   }

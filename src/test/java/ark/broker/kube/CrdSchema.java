@@ -82,13 +82,13 @@ final class CrdSchema {
 
   static ObjectNode jsonSchema(JsonNode openApi) {
     ObjectNode out = JSON.createObjectNode();
-    openApi.fields().forEachRemaining(field -> {
+    openApi.properties().forEach(field -> {
       String key = field.getKey();
       JsonNode value = field.getValue();
       switch (key) {
         case "properties" -> {
           ObjectNode properties = out.putObject("properties");
-          value.fields().forEachRemaining(p -> properties.set(p.getKey(), jsonSchema(p.getValue())));
+          value.properties().forEach(p -> properties.set(p.getKey(), jsonSchema(p.getValue())));
         }
         case "items", "not" -> out.set(key, jsonSchema(value));
         case "additionalProperties" -> out.set(key, value.isBoolean() ? value : jsonSchema(value));

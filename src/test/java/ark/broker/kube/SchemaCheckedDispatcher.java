@@ -19,7 +19,6 @@ import io.fabric8.zjsonpatch.JsonPatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -133,8 +132,7 @@ final class SchemaCheckedDispatcher extends Dispatcher {
       return patch;
     }
     ObjectNode result = target.isObject() ? ((ObjectNode) target).deepCopy() : JSON.createObjectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> fields = patch.fields(); fields.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = fields.next();
+    for (Map.Entry<String, JsonNode> field : patch.properties()) {
       if (field.getValue().isNull()) {
         result.remove(field.getKey());
       } else {

@@ -6,11 +6,17 @@ import ark.broker.testing.McpTestClient.Reply;
 import ark.broker.testing.SseStream;
 import ark.broker.testing.SseStream.SseEvent;
 import ark.broker.testing.TestBroker;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
+import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -230,6 +236,38 @@ class AskQuestionMcpTest {
       }
       assertThat(broker.get("/questions/" + id).json().getString("status")).isEqualTo("pending");
     }
+  }
+
+  @Test
+  void endingTheSessionDuringCallsEndsEveryCallOfItQuietly() throws Exception {
+    McpTestClient client = new McpTestClient(broker.mcp).initialize();
+    String first = someone();
+    String second = someone();
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.addAppender(log);
+    JsonObject askFirst = ask(first);
+    JsonObject askSecond = ask(second);
+    for (JsonObject call : List.of(askFirst, askSecond)) {
+      call.getJsonObject("arguments").put("waitSeconds", 300);
+    }
+    try (SseStream one = client.waitingCall(askFirst); SseStream two = client.waitingCall(askSecond)) {
+      pendingFor(first);
+      pendingFor(second);
+
+      Reply ended = client.send(client.withSession(HttpRequest.newBuilder(broker.mcp).DELETE()).build());
+
+      assertThat(ended.status()).isEqualTo(200);
+      for (SseStream call : List.of(one, two)) {
+        for (SseEvent next = call.next(); !next.event().equals("end-of-stream"); next = call.next()) {
+          assertThat(next.json().containsKey("result")).as("no result for a call of an ended session").isFalse();
+        }
+      }
+    } finally {
+      root.detachAppender(log);
+    }
+    assertThat(log.list).noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.ERROR));
   }
 
   @Test

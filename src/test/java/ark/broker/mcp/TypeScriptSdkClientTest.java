@@ -54,6 +54,21 @@ class TypeScriptSdkClientTest {
   }
 
   @Test
+  void aPlainCallWithTheSdksDefaultsGetsThePendingQuestionBeforeItsTimeoutAndCollectsTheAnswer() throws Exception {
+    JsonObject seen = scenario("defaults");
+
+    JsonObject pending = seen.getJsonObject("pending");
+    assertThat(pending.getBoolean("isError")).isFalse();
+    assertThat(pending.getJsonObject("structuredContent").getString("status")).isEqualTo("pending");
+    String questionId = pending.getJsonObject("structuredContent").getString("questionId");
+    assertThat(seen.getLong("waitedMs")).as("the broker's default wait, within the SDK's 60 s").isBetween(15_000L, 59_000L);
+    assertThat(seen.getJsonObject("followUp")).isEqualTo(new JsonObject().put("questionId", questionId).put("waitSeconds", 15));
+    JsonObject collected = seen.getJsonObject("collected").getJsonObject("structuredContent");
+    assertThat(collected.getString("status")).isEqualTo("answered");
+    assertThat(collected.getString("response")).isEqualTo("yes");
+  }
+
+  @Test
   void typedAnswersAndAPendingResultPassTheSdksOutputSchemaCheck() throws Exception {
     JsonObject seen = scenario("typed");
 

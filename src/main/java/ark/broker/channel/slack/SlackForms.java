@@ -222,7 +222,7 @@ final class SlackForms {
   static String answerText(Question question) {
     StringBuilder text = new StringBuilder();
     Map<String, Field> fields = question.form().responseSchema().fields();
-    question.outcome().answer().fields().forEachRemaining(entry -> {
+    question.outcome().answer().properties().forEach(entry -> {
       Field field = fields.get(entry.getKey());
       String label = field == null ? entry.getKey() : field.label();
       text.append("\n• *").append(label).append(":* ")

@@ -363,12 +363,13 @@ public final class McpServer {
   /** The session ended (perhaps on another replica): close what this replica holds of it. */
   public void sessionEnded(String sessionId) {
     closeStandalone(sessionId);
-    inFlight.entrySet().removeIf(entry -> {
-      if (entry.getKey().startsWith(sessionId + "/")) {
-        entry.getValue().cancel();
-        return true;
+    // A cancelled request finishes at once and leaves inFlight itself: collect them before cancelling any.
+    List<String> ended = inFlight.keySet().stream().filter(key -> key.startsWith(sessionId + "/")).toList();
+    ended.forEach(key -> {
+      RequestContext request = inFlight.remove(key);
+      if (request != null) {
+        request.cancel();
       }
-      return false;
     });
   }
 
