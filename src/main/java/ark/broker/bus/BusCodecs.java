@@ -14,7 +14,7 @@ public final class BusCodecs {
       Messages.ChangesSince.class, Messages.Changes.class, Messages.QuestionChange.class,
       Messages.StoreStatus.class, Messages.RecordDelivery.class, Messages.WorkerStatus.class,
       Messages.SessionRecord.class, Messages.StartSession.class, Messages.GetSession.class, Messages.DeleteSession.class,
-      Messages.InboundRequest.class, Messages.InboundResponse.class, Question.class,
+      Messages.InboundRequest.class, Messages.InboundResponse.class, Messages.Draining.class, Question.class,
       QuestionPage.class);
 
   private BusCodecs() {
