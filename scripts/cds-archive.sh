@@ -14,7 +14,7 @@ data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 
 HTTP_HOST=127.0.0.1 HTTP_PORT=$port MCP_HOST=127.0.0.1 MCP_PORT=$((port + 1)) STORE_DATA_DIR=$data LOG_LEVEL=WARN \
-  KUBE_ENABLED=false java -Xlog:cds=off -XX:ArchiveClassesAtExit="$archive" -jar "$jar" &
+  KUBE_ENABLED=false SHUTDOWN_DELAY_SECONDS=0 java -Xlog:cds=off -XX:ArchiveClassesAtExit="$archive" -jar "$jar" &
 broker=$!
 
 # One HTTP/1.1 request over bash's /dev/tcp; prints the response.

@@ -1,10 +1,10 @@
 package ark.broker;
 
-import ark.broker.auth.AuthSettings;
 import ark.broker.auth.Authenticators;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.BusCodecs;
 import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
@@ -46,10 +46,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** Starts the broker: reads the configuration and deploys every room. The only class that knows them all. */
@@ -59,43 +55,48 @@ public final class Main {
   private Main() {
   }
 
-  /** What a started broker exposes to its caller (the process, or a test). */
-  public record RunningBroker(int httpPort, int mcpPort) {
+  /**
+   * What a started broker exposes to its caller (the process, or a test).
+   *
+   * @param servingDeployments the deployments that serve clients on the ports (REST, MCP): a stop undeploys them first
+   */
+  public record RunningBroker(int httpPort, int mcpPort, List<String> servingDeployments) {
   }
 
   public static void main(String[] args) {
     Vertx vertx = Vertx.vertx();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      vertx.close().onComplete(done -> stopped.countDown());
-      try {
-        stopped.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "ark-broker-shutdown"));
-    ConfigLoader.load(vertx, System.getenv())
-        .compose(Main::afterWarmUp)
-        .compose(config -> start(vertx, config))
-        .onFailure(failure -> {
-          LOG.error("Ark Broker failed to start: {}", failure.getMessage());
-          // Not on the event loop: exiting runs the shutdown hook, which needs the event loop to close Vert.x.
-          new Thread(() -> System.exit(1), "ark-broker-exit").start();
-        });
+    ProcessShutdown shutdown = ProcessShutdown.install(vertx);
+    try {
+      JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
+      ShutdownSettings stopping = ShutdownSettings.from(config.getJsonObject("shutdown"));
+      // What can refuse the start refuses it now, not after the warm-up's seconds.
+      Authenticators authenticators = StartupChecks.run(config);
+      StartupWarmUp.run(config);
+      shutdown.serving(start(vertx, config, authenticators, features -> { }).await(), stopping);
+    } catch (Exception failure) {
+      LOG.error("Ark Broker failed to start: {}", failure.getMessage());
+      shutdown.exit(1);
+    }
   }
 
-  /** Completes with {@code config} once {@link StartupWarmUp} has run: on a thread of its own, as it waits on futures. */
-  private static Future<JsonObject> afterWarmUp(JsonObject config) {
-    Promise<JsonObject> warmedUp = Promise.promise();
-    new Thread(() -> {
-      try {
-        StartupWarmUp.run(config);
-        warmedUp.complete(config);
-      } catch (RuntimeException e) {
-        warmedUp.fail(e);
-      }
-    }, "ark-broker-warm-up").start();
-    return warmedUp.future();
+  /**
+   * Stops serving clients, gracefully: /readyz answers 503 at once and every response asks its client to reconnect,
+   * for the settings' delay, so load balancers send new work to other replicas; then the REST and MCP rooms are
+   * undeployed, which stops their ports accepting connections, ends the streams their clients resume elsewhere, and
+   * gives the requests still running the settings' timeout. The stores stay up meanwhile, so those requests finish.
+   */
+  static Future<Void> stopServing(Vertx vertx, RunningBroker broker, ShutdownSettings settings) {
+    vertx.eventBus().publish(Addresses.BROKER_DRAINING, new Messages.Draining(settings.timeout().toMillis()));
+    Promise<Void> delayed = Promise.promise();
+    vertx.setTimer(Math.max(1, settings.delay().toMillis()), elapsed -> delayed.complete());
+    return delayed.future()
+        .compose(elapsed -> Future.join(broker.servingDeployments().stream().map(vertx::undeploy).toList()))
+        .mapEmpty();
+  }
+
+  /** Kafka configured means replicas: both logs, the worker election and the data directory follow this one decision. */
+  static boolean replicated(JsonObject config) {
+    return !config.getJsonObject("kafka").getString("bootstrapServers").isBlank();
   }
 
   /**
@@ -115,6 +116,19 @@ public final class Main {
 
   /** @param extraMcpFeatures more MCP tools, resources or prompts (the conformance fixtures) */
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config, Consumer<McpFeatures> extraMcpFeatures) {
+    // Decided before anything is deployed: a broker that may not run open on these addresses refuses to start,
+    // and no half-started deployment outlives the refusal.
+    Authenticators authenticators;
+    try {
+      authenticators = StartupChecks.authenticators(config);
+    } catch (RuntimeException refused) {
+      return Future.failedFuture(refused);
+    }
+    return start(vertx, config, authenticators, extraMcpFeatures);
+  }
+
+  private static Future<RunningBroker> start(Vertx vertx, JsonObject config, Authenticators authenticators,
+                                             Consumer<McpFeatures> extraMcpFeatures) {
     BusCodecs.register(vertx.eventBus());
     vertx.exceptionHandler(failure -> LOG.error("Unexpected failure on a Vert.x thread", failure));
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -126,14 +140,9 @@ public final class Main {
     StoreSettings storeSettings = StoreSettings.from(store);
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
     McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
-    // Decided before anything is deployed: a broker that may not run open on these addresses refuses to start,
-    // and no half-started deployment outlives the refusal.
-    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
-        new TreeMap<>(Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host())));
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
-    // Kafka configured means replicas: both logs, the worker election and the log line follow this one decision.
-    boolean replicated = !kafka.getString("bootstrapServers").isBlank();
+    boolean replicated = replicated(config);
     // Every room reaches the stores through these clients, so all wait for them equally long.
     QuestionStore questionStore = Addresses.QUESTION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),
@@ -180,7 +189,8 @@ public final class Main {
                   : "data in " + dataDir.toAbsolutePath().normalize(),
               httpSettings.host(), httpVerticles.get(0).port(),
               mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path());
-          return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port());
+          return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port(),
+              List.of(httpDeployed.result(), mcpDeployed.result()));
         });
   }
 

@@ -55,6 +55,7 @@ final class StartupWarmUp {
     if (seconds == 0) {
       return 0;
     }
+    LOG.info("Warming up the request path for {} s (warmUp.seconds) before serving", seconds);
     long started = System.nanoTime();
     try {
       long pairs = quietly(() -> inThrowawayBroker(config, TimeUnit.SECONDS.toNanos(seconds)));

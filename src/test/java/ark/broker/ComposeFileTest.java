@@ -73,7 +73,31 @@ class ComposeFileTest {
     }
     assertThat(nginx).doesNotContain("ip_hash", "hash ", "sticky", "least_conn");
     assertThat(nginx).contains("proxy_buffering off");
-    assertThat(COMPOSE.path("services").path("lb").path("ports").toString()).contains("8080:8080", "8081:8081");
+    assertThat(nginx).contains("listen 8080;", "listen 8081;");
+  }
+
+  @Test
+  void theStackIsPublishedOnPortsABrokerStartedAsTheReadmeSaysLeavesFree() {
+    JsonObject defaults = ConfigLoader.bundledDefaults();
+    List<String> published = new ArrayList<>();
+    COMPOSE.path("services").path("lb").path("ports").forEach(port -> published.add(port.asText()));
+
+    // "127.0.0.1:<host port>:<container port>"
+    assertThat(published).extracting(port -> port.split(":")[2]).containsExactlyInAnyOrder("8080", "8081");
+    assertThat(published).extracting(port -> Integer.parseInt(port.split(":")[1]))
+        .doesNotContain(defaults.getJsonObject("http").getInteger("port"), defaults.getJsonObject("mcp").getInteger("port"));
+  }
+
+  @Test
+  void aStoppingReplicaHasTimeToDrain() {
+    ShutdownSettings shutdown = ShutdownSettings.from(ConfigLoader.bundledDefaults().getJsonObject("shutdown"));
+
+    for (String broker : brokers()) {
+      String grace = COMPOSE.path("services").path(broker).path("stop_grace_period").asText();
+      assertThat(grace).as("%s's stop_grace_period", broker).matches("\\d+s");
+      assertThat(Long.parseLong(grace.replace("s", "")))
+          .isGreaterThan(shutdown.delay().plus(shutdown.timeout()).toSeconds() + ProcessShutdown.CLOSE_SECONDS);
+    }
   }
 
   @Test

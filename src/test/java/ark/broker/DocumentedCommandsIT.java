@@ -6,6 +6,7 @@ import ark.broker.testing.DocumentedCommands.Block;
 import ark.broker.testing.DocumentedCommands.Session;
 import ark.broker.testing.DocumentedCommands.Step;
 import ark.broker.testing.Eventually;
+import ark.broker.testing.NodeDriven;
 import ark.broker.testing.ShellSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * documents show: each document in a shell of its own, in the order it shows them. So a document that says a
  * command works, and what it prints, cannot drift from the broker.
  */
+@NodeDriven
 class DocumentedCommandsIT {
   private static final Path ROOT = Path.of("").toAbsolutePath();
   private static final Duration COMMAND = Duration.ofSeconds(120);

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -120,7 +121,15 @@ class KubeManifestsTest {
   void theKafkaOverlayRendersThreeReplicasOnKafkaWithTheirTopics() throws Exception {
     List<HasMetadata> kafka = rendered(KAFKA_OVERLAY);
 
-    assertThat(one(StatefulSet.class, kafka).getSpec().getReplicas()).isEqualTo(3);
+    StatefulSet replicas = one(StatefulSet.class, kafka);
+    assertThat(replicas.getSpec().getReplicas()).isEqualTo(3);
+    // Kafka holds the logs: no volume per pod that nothing writes.
+    assertThat(replicas.getSpec().getVolumeClaimTemplates()).isNullOrEmpty();
+    assertThat(kafka).noneMatch(object -> object instanceof PersistentVolumeClaim);
+    List<String> mounted = replicas.getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts().stream()
+        .map(VolumeMount::getName).toList();
+    assertThat(replicas.getSpec().getTemplate().getSpec().getVolumes())
+        .as("every mounted volume is one of the pod's").extracting(Volume::getName).containsAll(mounted);
     Map<String, String> settings = one(ConfigMap.class, kafka).getData();
     assertThat(settings.get("KAFKA_BOOTSTRAP_SERVERS")).isNotBlank();
     assertThat(settings.keySet().stream().filter(name -> name.startsWith("KAFKA_"))).isSubsetOf(settingVariables());
@@ -156,6 +165,10 @@ class KubeManifestsTest {
         assertThat(Files.isRegularFile(file) || Files.isRegularFile(file.resolve("kustomization.yaml")))
             .as("%s, listed in %s, is a file or a kustomization", file, kustomization).isTrue();
         listed.add(file.normalize());
+      }
+      for (JsonNode envs : YAML.readTree(kustomization.toFile()).path("configMapGenerator").findValues("envs")) {
+        envs.forEach(env -> assertThat(kustomization.resolveSibling(env.asText()))
+            .as("%s, an env file of %s", env.asText(), kustomization).isRegularFile());
       }
     }
     for (Path manifest : files(".yaml")) {
@@ -348,7 +361,58 @@ class KubeManifestsTest {
     assertThat(specs.values()).allSatisfy(spec -> {
       assertThat(spec.path("config").path("cleanup.policy").asText()).isEqualTo("compact");
       assertThat(spec.path("partitions").asInt()).isEqualTo(1);
+      // A one-broker dev cluster takes them: copies and in-sync copies follow the cluster's own defaults.
+      assertThat(spec.path("replicas").asInt(1)).as("replicas").isEqualTo(1);
+      assertThat(spec.path("config").path("min.insync.replicas").asInt(1)).as("min.insync.replicas").isEqualTo(1);
     });
+  }
+
+  @Test
+  void aChangedSettingRollsThePods(@TempDir Path copy) throws Exception {
+    List<HasMetadata> before = rendered(K8S);
+    String configMap = one(ConfigMap.class, before).getMetadata().getName();
+    assertThat(configMap).as("named with a hash of the settings").startsWith("ark-broker-config-");
+    assertThat(envFromConfigMaps(one(StatefulSet.class, before))).containsExactly(configMap);
+
+    copyTree(K8S, copy.resolve("k8s"));
+    Path settings = copy.resolve("k8s/base/config.env");
+    Files.writeString(settings, Files.readString(settings).replace("LOG_LEVEL=INFO", "LOG_LEVEL=DEBUG"));
+    List<HasMetadata> after = rendered(copy.resolve("k8s"));
+
+    String changed = one(ConfigMap.class, after).getMetadata().getName();
+    assertThat(changed).isNotEqualTo(configMap);
+    assertThat(envFromConfigMaps(one(StatefulSet.class, after))).as("a new pod template: Kubernetes rolls the pods")
+        .containsExactly(changed);
+  }
+
+  @Test
+  void aStoppingPodHasTimeToDrainAndNoServiceLinksSetItsSettings() throws Exception {
+    JsonObject effective = ConfigLoader.applyEnvironment(defaults(), environment());
+    ShutdownSettings shutdown = ShutdownSettings.from(effective.getJsonObject("shutdown"));
+    StatefulSet broker = one(StatefulSet.class, applied());
+
+    assertThat(broker.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+        .as("longer than the drain, the grace for running requests and closing the logs")
+        .isGreaterThan(shutdown.delay().plus(shutdown.timeout()).toSeconds() + ProcessShutdown.CLOSE_SECONDS);
+    assertThat(broker.getSpec().getTemplate().getSpec().getEnableServiceLinks()).isFalse();
+  }
+
+  private static List<String> envFromConfigMaps(StatefulSet broker) {
+    return broker.getSpec().getTemplate().getSpec().getContainers().get(0).getEnvFrom().stream()
+        .filter(from -> from.getConfigMapRef() != null).map(from -> from.getConfigMapRef().getName()).toList();
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target);
+        }
+      }
+    }
   }
 
   // ---- reading the manifests ----
@@ -400,13 +464,37 @@ class KubeManifestsTest {
         .map(ContainerPort::getContainerPort).orElseThrow(() -> new AssertionError("no container port " + name));
   }
 
-  /** The objects of the base's files, which {@code kubectl apply -k k8s/} applies (read without kubectl). */
+  /**
+   * The objects of the base's files, which {@code kubectl apply -k k8s/} applies (read without kubectl): its
+   * resources, and the ConfigMaps its generator makes from env files (named as the resources refer to them;
+   * kustomize adds the hash to both).
+   */
   private static List<HasMetadata> applied() throws IOException {
     List<HasMetadata> objects = new ArrayList<>();
-    for (JsonNode resource : YAML.readTree(BASE.resolve("kustomization.yaml").toFile()).path("resources")) {
+    JsonNode kustomization = YAML.readTree(BASE.resolve("kustomization.yaml").toFile());
+    for (JsonNode resource : kustomization.path("resources")) {
       objects.addAll(parse(Files.readString(BASE.resolve(resource.asText()))));
     }
+    for (JsonNode generator : kustomization.path("configMapGenerator")) {
+      Map<String, String> data = new HashMap<>();
+      for (JsonNode envs : generator.path("envs")) {
+        data.putAll(envFile(BASE.resolve(envs.asText())));
+      }
+      objects.add(new ConfigMapBuilder().withNewMetadata().withName(generator.path("name").asText()).endMetadata()
+          .withData(data).build());
+    }
     return objects;
+  }
+
+  /** A kustomize env file: NAME=value lines, # comments. */
+  private static Map<String, String> envFile(Path file) throws IOException {
+    Map<String, String> variables = new HashMap<>();
+    for (String line : Files.readAllLines(file)) {
+      if (!line.isBlank() && !line.startsWith("#")) {
+        variables.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
+      }
+    }
+    return variables;
   }
 
   /** What {@code kubectl kustomize dir} renders; skips the test where kubectl is not installed. */

@@ -27,6 +27,13 @@ public final class Addresses {
    */
   public static final String CHANNELS_INBOUND = "channels.inbound";
 
+  /**
+   * Published {@link Messages.Draining} once the process is asked to stop: /readyz answers 503 from then on, and
+   * every response asks its client to reconnect (so to another replica); the surfaces that serve clients are
+   * undeployed after {@code shutdown.delaySeconds} and give their running requests the grace it names.
+   */
+  public static final String BROKER_DRAINING = "broker.draining";
+
   /** Delivery header carrying the HTTP request id of an inbound channel request, so the channel room logs it. */
   public static final String REQUEST_ID_HEADER = "requestId";
 

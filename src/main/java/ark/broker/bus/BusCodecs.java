@@ -8,7 +8,8 @@ import java.util.List;
 public final class BusCodecs {
   private static final List<Class<?>> TYPES = List.of(
       BusContract.Call.class, BusContract.Result.class, Messages.QuestionChange.class, Messages.WorkerStatus.class,
-      Messages.SessionRecord.class, Messages.InboundRequest.class, Messages.InboundResponse.class);
+      Messages.SessionRecord.class, Messages.InboundRequest.class, Messages.InboundResponse.class,
+      Messages.Draining.class);
 
   private BusCodecs() {
   }

@@ -82,4 +82,8 @@ public final class Messages {
   /** What to answer the channel's service. */
   public record InboundResponse(int status, String contentType, Buffer body) {
   }
+
+  /** @param graceMillis how long requests still running when the surfaces stop serving may take to finish */
+  public record Draining(long graceMillis) {
+  }
 }

@@ -2,8 +2,10 @@ package ark.broker.http;
 
 import ark.broker.auth.Authenticators;
 import ark.broker.bus.QuestionStore;
+import ark.broker.bus.ServingShutdown;
 import ark.broker.web.ConnectionLimits;
 import ark.broker.web.HostPolicy;
+import ark.broker.web.ListenAddress;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -26,6 +28,7 @@ public final class HttpVerticle extends VerticleBase {
   private final Authenticators authenticators;
   private final PrometheusMeterRegistry meters;
   private final WatchHub hub = new WatchHub();
+  private final ServingShutdown shutdown = new ServingShutdown("http");
   private HttpServer server;
 
   public HttpVerticle(HttpSettings settings, QuestionStore store, Authenticators authenticators,
@@ -78,10 +81,12 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);
     }
+    ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
     return hub.start(vertx, settings.heartbeatSeconds())
-        .compose(flowing -> ConnectionLimits.shared(vertx, settings.limits())
-            .createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
-            .listen(settings.port(), settings.host()))
+        .compose(flowing -> shutdown.follow(vertx, limits))
+        .compose(following -> ListenAddress.explained(
+            limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
+                .listen(settings.port(), settings.host()), "http", settings.host(), settings.port()))
         .onSuccess(listening -> server = listening);
   }
 
@@ -90,13 +95,23 @@ public final class HttpVerticle extends VerticleBase {
     return server.actualPort();
   }
 
+  /** Watches end with a word on why, and EventSource clients reconnect (to another replica) from their last id. */
   @Override
   public Future<?> stop() {
-    return hub.stop();
+    return shutdown.stop(server, () -> hub.endAll(SseFrames.opening(
+            "closing: this server is shutting down; reconnect with Last-Event-ID", QuestionRoutes.RETRY_MILLIS)))
+        .eventually(hub::stop);
   }
 
-  /** Ready once the store has replayed its log, and while its logs take writes (not while the disk is full). */
+  /**
+   * Ready once the store has replayed its log, and while its logs take writes (not while the disk is full); not
+   * once the process is stopping, so load balancers send new work elsewhere.
+   */
   private void ready(RoutingContext ctx) {
+    if (shutdown.draining()) {
+      ErrorResponses.send(ctx, 503, "not ready: shutting down");
+      return;
+    }
     store.status()
         .onSuccess(status -> {
           if (status.unwritable() != null) {

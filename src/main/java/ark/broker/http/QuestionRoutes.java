@@ -22,7 +22,8 @@ import java.io.UncheckedIOException;
 
 /** The {@code /questions} resource (list, watch, create, read, answer, cancel, history), the caller and the audit trail. */
 record QuestionRoutes(QuestionStore store, WatchHub hub) {
-  private static final long RETRY_MILLIS = 2000;
+  /** How long an EventSource waits before it reconnects a watch that ended. */
+  static final long RETRY_MILLIS = 2000;
 
   void list(RoutingContext ctx) {
     ListRequest request = ListRequest.parse(ctx.queryParams(), ctx.request().getHeader("Last-Event-ID"));

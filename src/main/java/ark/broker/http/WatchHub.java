@@ -56,6 +56,13 @@ final class WatchHub {
     return consumer.unregister();
   }
 
+  /** Ends every open watch stream with {@code last}. */
+  void endAll(Buffer last) {
+    List<Watcher> open = List.copyOf(watchers);
+    watchers.clear();
+    open.forEach(watcher -> watcher.end(last));
+  }
+
   void add(Watcher watcher) {
     watchers.add(watcher);
   }

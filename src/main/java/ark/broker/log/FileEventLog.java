@@ -566,17 +566,54 @@ public final class FileEventLog implements EventLog {
 
   // ---- files ----
 
-  private void acquireLock() throws IOException {
-    lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    try {
-      lock = lockChannel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
+  /**
+   * Checks, keeping nothing open, that a log could be opened in {@code dir} now: no other process holds it, and
+   * the directory exists or can be made and takes a new file. A start can so fail at once, before anything slow,
+   * saying why; {@link #open} fails the same way should anything change meanwhile.
+   *
+   * @throws IllegalStateException when another broker process holds the directory
+   * @throws IOException why it cannot be used (permission denied, a read-only or full file system...), naming the file
+   */
+  public static void checkUsable(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    try (FileChannel channel = openLockFile(dir)) {
+      FileLock held = tryLock(channel, dir);
+      try {
+        Path probe = dir.resolve(PROBE_FILE);
+        Files.write(probe, new byte[] {'\n'});
+        Files.delete(probe);
+      } finally {
+        held.release();
+      }
     }
-    if (lock == null) {
+  }
+
+  private void acquireLock() throws IOException {
+    lockChannel = openLockFile(dir);
+    try {
+      lock = tryLock(lockChannel, dir);
+    } catch (IllegalStateException inUse) {
       lockChannel.close();
+      throw inUse;
+    }
+  }
+
+  private static FileChannel openLockFile(Path dir) throws IOException {
+    return FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+  }
+
+  /** The lock of the directory; fails when another process (or another log in this one) holds it. */
+  private static FileLock tryLock(FileChannel channel, Path dir) throws IOException {
+    FileLock held;
+    try {
+      held = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      held = null;
+    }
+    if (held == null) {
       throw new IllegalStateException("Data directory " + dir + " is in use by another broker process");
     }
+    return held;
   }
 
   private void releaseLock() throws IOException {

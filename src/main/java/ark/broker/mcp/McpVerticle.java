@@ -7,6 +7,7 @@ import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.QuestionStore;
+import ark.broker.bus.ServingShutdown;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.JsonRpcMessage;
@@ -16,6 +17,7 @@ import ark.broker.mcp.protocol.McpServer;
 import ark.broker.mcp.protocol.McpSession;
 import ark.broker.mcp.protocol.StreamableHttpEndpoint;
 import ark.broker.web.ConnectionLimits;
+import ark.broker.web.ListenAddress;
 import ark.broker.web.MalformedRequests;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,7 +54,10 @@ public final class McpVerticle extends VerticleBase {
   private final Clock clock;
   private final MeterRegistry meters;
   private final Consumer<McpFeatures> extraFeatures;
+  private final ServingShutdown shutdown = new ServingShutdown("mcp");
   private HttpServer server;
+  private McpServer mcp;
+  private QuestionWatch watch;
 
   /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
   public McpVerticle(McpSettings settings, QuestionStore store, McpSessionStore sessionStore,
@@ -72,7 +77,7 @@ public final class McpVerticle extends VerticleBase {
     CachedSessionRepository sessions = new CachedSessionRepository(sessionStore, settings.sessionCacheSize());
     // The server reads the features only to answer requests, so they can be added once it exists.
     McpFeatures features = new McpFeatures("ark-broker", version(), INSTRUCTIONS).failures(McpVerticle::asRpcError);
-    McpServer mcp = new McpServer(vertx, settings.server(), features, sessions, clock, (method, failed, nanos) ->
+    mcp = new McpServer(vertx, settings.server(), features, sessions, clock, (method, failed, nanos) ->
         Timer.builder("ark_broker_mcp_requests")
             .description("MCP requests by method and outcome, including how long waiting calls waited")
             // Clients choose method names: only known ones become tags, so metrics stay bounded.
@@ -86,7 +91,7 @@ public final class McpVerticle extends VerticleBase {
     Gauge.builder("ark_broker_mcp_standalone_streams", mcp, McpServer::standaloneStreams)
         .description("Open standalone GET streams of MCP sessions").register(meters);
 
-    QuestionWatch watch = new QuestionWatch(vertx, store, settings.progressIntervalMillis());
+    watch = new QuestionWatch(vertx, store, settings.progressIntervalMillis());
     QuestionTaskStore tasks = new QuestionTaskStore(store, watch, mcp, settings.taskPollIntervalMillis());
     QuestionResources resources = new QuestionResources(store, mcp);
     AskQuestionTool ask = new AskQuestionTool(store, watch, tasks, new PlainCallWait(settings.plainCallWaitSeconds()),
@@ -127,11 +132,26 @@ public final class McpVerticle extends VerticleBase {
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     router.route().failureHandler(McpVerticle::failed);
-    return ConnectionLimits.shared(vertx, settings.limits())
-        .createServer(vertx, router, (status, problem) -> McpJson.write(JsonRpcMessage.errorResponse(null,
-            new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null))))
-        .listen(settings.port(), settings.host())
+    ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
+    return shutdown.follow(vertx, limits)
+        .compose(following -> ListenAddress.explained(limits.createServer(vertx, router, (status, problem) ->
+                McpJson.write(JsonRpcMessage.errorResponse(null,
+                    new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null))))
+            .listen(settings.port(), settings.host()), "mcp", settings.host(), settings.port()))
         .onSuccess(listening -> server = listening);
+  }
+
+  /**
+   * Standalone streams end and waiting calls' streams are cut, so their clients reconnect with their last event id
+   * (to another replica) and finish there; calls that wait a limited time (waitSeconds) return what they would at
+   * its end, now.
+   */
+  @Override
+  public Future<?> stop() {
+    return shutdown.stop(server, () -> {
+      mcp.stopServing();
+      watch.endTimedWaits();
+    });
   }
 
   public int port() {

@@ -15,8 +15,10 @@ import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -30,6 +32,8 @@ final class QuestionWatch {
   private final QuestionStore store;
   private final long progressIntervalMillis;
   private final Map<String, List<Consumer<QuestionChange>>> listeners = new HashMap<>();
+  /** What ends each wait that has a time limit, as its limit would. */
+  private final Set<Runnable> timeLimits = new HashSet<>();
 
   QuestionWatch(Vertx vertx, QuestionStore store, long progressIntervalMillis) {
     this.vertx = vertx;
@@ -89,7 +93,18 @@ final class QuestionWatch {
         ctx.progress(++progress[0], null, waitingFor(latest[0]));
       }
     });
-    long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
+    // Ends the wait with the question as it is; until the question is read, as soon as it is.
+    boolean[] limitReached = {false};
+    Runnable endOfLimit = () -> {
+      limitReached[0] = true;
+      if (latest[0] != null) {
+        done.tryComplete(latest[0]);
+      }
+    };
+    long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> endOfLimit.run());
+    if (maxWaitMillis >= 0) {
+      timeLimits.add(endOfLimit);
+    }
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
     store.find(Caller.actorOf(ctx), id).onComplete(found -> {
       if (found.failed()) {
@@ -98,7 +113,7 @@ final class QuestionWatch {
         done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
       } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
         latest[0] = found.result();
-        if (latest[0].outcome().status().isFinal()) {
+        if (latest[0].outcome().status().isFinal() || limitReached[0]) {
           done.tryComplete(latest[0]);
         } else if (maxWaitMillis != 0) {
           ctx.progress(++progress[0], null, waitingFor(latest[0]));
@@ -107,6 +122,7 @@ final class QuestionWatch {
     });
     return done.future().onComplete(finished -> {
       unlisten(id, listener);
+      timeLimits.remove(endOfLimit);
       if (ticker >= 0) {
         vertx.cancelTimer(ticker);
       }
@@ -114,6 +130,11 @@ final class QuestionWatch {
         vertx.cancelTimer(deadline);
       }
     });
+  }
+
+  /** Ends every wait that has a time limit now, as its limit would: this replica stops serving. */
+  void endTimedWaits() {
+    List.copyOf(timeLimits).forEach(Runnable::run);
   }
 
   private static String waitingFor(Question question) {

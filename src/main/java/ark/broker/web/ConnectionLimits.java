@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -14,6 +15,7 @@ import io.vertx.core.shareddata.Shareable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +52,8 @@ public final class ConnectionLimits implements Shareable {
   private final RateLimitedWarning totalCapReached = new RateLimitedWarning(LOG);
   private final RateLimitedWarning clientCapReached = new RateLimitedWarning(LOG);
   private final RateLimitedWarning headersTooSlow = new RateLimitedWarning(LOG);
+  /** Set when the process is stopping: every response from then on asks its client to reconnect. */
+  private volatile boolean closing;
 
   private ConnectionLimits(ServerLimits limits) {
     this.limits = limits;
@@ -75,8 +79,22 @@ public final class ConnectionLimits implements Shareable {
           if (connection != null) {
             connection.requested(request.response());
           }
+          if (closing) {
+            request.response().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+            // Closed once this response is sent; the server's own shutdown bounds how long that may take.
+            request.connection().shutdown(Duration.ofDays(1));
+          }
           guarded.handle(request);
         });
+  }
+
+  /**
+   * From now on every response says {@code Connection: close}, and the connection closes after it: a client's next
+   * request opens a new connection, which a load balancer sends to a replica that is not stopping (a kept-alive
+   * one would stay with this one).
+   */
+  public void closeEachConnectionAfterItsResponse() {
+    closing = true;
   }
 
   private void opened(Vertx vertx, HttpConnection connection) {

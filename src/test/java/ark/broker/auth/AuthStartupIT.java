@@ -30,12 +30,13 @@ class AuthStartupIT {
 
   @Test
   void listeningOnEveryAddressWithoutAuthRefusesInOneLineNamingTheSettings() throws Exception {
+    // A long warm-up: the refusal must come before it, not after its seconds.
     try (BrokerProcess broker = BrokerProcess.launch(dir.resolve("data"), BrokerProcess.freePort(),
-        Map.of("HTTP_HOST", "0.0.0.0"))) {
+        Map.of("HTTP_HOST", "0.0.0.0", "WARM_UP_SECONDS", "60"))) {
       assertThat(broker.awaitExit(Duration.ofSeconds(30))).isNotZero();
 
       List<String> lines = lines(broker);
-      assertThat(lines).as("the whole output, no stack trace").hasSize(1);
+      assertThat(lines).as("the whole output, no stack trace, no warm-up").hasSize(1);
       assertThat(lines.get(0)).contains(" ERROR ").contains("http.host=0.0.0.0")
           .contains("auth.tokensFile (AUTH_TOKENS_FILE)").contains("auth.oidc.issuer")
           .contains("AUTH_MODE=none").doesNotContain("mcp.host");

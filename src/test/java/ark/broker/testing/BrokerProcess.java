@@ -140,6 +140,11 @@ public final class BrokerProcess implements AutoCloseable {
     throw new IllegalStateException("broker not ready within " + timeout + ":\n" + output());
   }
 
+  /** SIGTERM, as Kubernetes and Docker ask a container to stop; returns at once (see {@link #awaitExit}). */
+  public void terminate() {
+    process.destroy();
+  }
+
   /** SIGKILL: no shutdown hook, no flush, exactly what a crash or an OOM kill leaves behind. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();

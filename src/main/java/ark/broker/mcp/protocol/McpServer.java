@@ -43,6 +43,8 @@ public final class McpServer {
   /** Sessions being saved as in use right now, so concurrent requests do not save them again. */
   private final java.util.Set<String> marking = new java.util.HashSet<>();
   private long counter;
+  /** Set when this replica stops serving: streams that clients resume elsewhere are cut as soon as they open. */
+  private boolean stopping;
 
   /** The request methods this server answers (anything else gets -32601). */
   public static final java.util.Set<String> METHODS = java.util.Set.of("ping", "logging/setLevel", "tools/list",
@@ -358,6 +360,21 @@ public final class McpServer {
       ids.remove(session.id());
       return ids.isEmpty() ? null : ids;
     }));
+  }
+
+  /**
+   * This replica stops serving: standalone streams end, and the streams of waiting calls that can be resumed are
+   * cut, now and as soon as any other opens, so their clients reconnect with their last event id (through a load
+   * balancer, to another replica) and finish there. Other requests run on.
+   */
+  public void stopServing() {
+    stopping = true;
+    List.copyOf(standalone.keySet()).forEach(this::closeStandalone);
+    List.copyOf(inFlight.values()).forEach(RequestContext::cutIfResumable);
+  }
+
+  boolean stopping() {
+    return stopping;
   }
 
   /** The session ended (perhaps on another replica): close what this replica holds of it. */

@@ -100,6 +100,9 @@ public final class RequestContext {
     stream = new SseChannel(response, token);
     stream.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), server.settings().sseRetryMillis());
     heartbeatTimer = server.everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);
+    if (server.stopping()) {
+      cutIfResumable();
+    }
   }
 
   public void notify(String notificationMethod, JsonNode notificationParams) {
@@ -175,6 +178,16 @@ public final class RequestContext {
    */
   public void cutStream() {
     cancel();
+  }
+
+  /**
+   * Cuts the stream if the client can resume it: it is resumable and the client has an event id to resume from
+   * (the priming event's; clients of protocol versions before priming events have one only after a notification).
+   */
+  void cutIfResumable() {
+    if (stream != null && resumeToken != null && stream.sentAnEventId()) {
+      cutStream();
+    }
   }
 
   void cancel() {

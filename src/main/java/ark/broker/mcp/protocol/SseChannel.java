@@ -62,6 +62,11 @@ final class SseChannel {
     ended = true;
   }
 
+  /** Whether the client has an id to resume this stream from. */
+  boolean sentAnEventId() {
+    return sequence > 0;
+  }
+
   boolean isEnded() {
     return ended || response.closed();
   }
