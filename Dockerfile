@@ -11,6 +11,8 @@ ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
 COPY pom.xml .
+# The compiler's flags for Error Prone (jvm.config).
+COPY .mvn .mvn
 COPY conf conf
 COPY src/main src/main
 # Tests run in CI, not in the image build; the Maven cache survives between builds.
