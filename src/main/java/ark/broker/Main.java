@@ -123,15 +123,15 @@ public final class Main {
     JsonObject store = config.getJsonObject("store");
     StoreSettings storeSettings = StoreSettings.from(store);
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
-    // Decided before anything is deployed: a broker that may not run open on these addresses refuses to start,
-    // and no half-started deployment outlives the refusal.
-    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
-        new TreeMap<>(Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host())));
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
     // Kafka configured means replicas: both logs, the worker election and the log line follow this one decision.
     boolean replicated = !kafka.getString("bootstrapServers").isBlank();
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir);
+    // Decided before anything is deployed: a broker that may not run open on these addresses refuses to start,
+    // and no half-started deployment outlives the refusal.
+    Authenticators authenticators = Authenticators.start(AuthSettings.from(config.getJsonObject("auth")),
+        new TreeMap<>(Map.of("http.host", httpSettings.host(), "mcp.host", mcpSettings.host())));
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));

@@ -1,5 +1,7 @@
 package ark.broker.mcp;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.StoreClient;
 import ark.broker.mcp.protocol.JsonRpcError;
@@ -66,15 +68,33 @@ final class QuestionWatch {
 
   /**
    * Completes with the question once it is final, or with the question as it then is after
-   * {@code maxWaitMillis} (no limit when negative). Fails if the question does not exist or the
+   * {@code maxWaitMillis} (no limit when negative). Fails if the question does not exist for the caller or the
    * request is cancelled.
+   *
+   * <p>The id may come from a client (a resumed stream names it), so nothing of the question reaches the client
+   * before the store's read has said that the caller may see it, and every change is put to the same decision
+   * ({@link QuestionAccess#maySee}) before it is kept or sent.
    */
   Future<Question> untilFinal(RequestContext ctx, String id, long maxWaitMillis) {
+    Caller caller;
+    try {
+      caller = Caller.of(ctx);
+    } catch (RuntimeException refused) {
+      return Future.failedFuture(refused);
+    }
+    Actor actor = caller.actor();
     Promise<Question> done = Promise.promise();
     Question[] latest = new Question[1];
+    boolean[] seen = {false};
     long[] progress = {0};
     Consumer<QuestionChange> listener = change -> {
+      if (!QuestionAccess.maySee(actor, change.question())) {
+        return;
+      }
       latest[0] = change.question();
+      if (!seen[0]) {
+        return;
+      }
       if (change.question().status().isFinal()) {
         done.tryComplete(change.question());
       } else if (change.type() == EventType.DELIVERED && !change.question().deliveries().isEmpty()) {
@@ -82,22 +102,27 @@ final class QuestionWatch {
         ctx.progress(++progress[0], null, "Delivered to " + (delivery.label() != null ? delivery.label() : delivery.channel()));
       }
     };
+    // Listening before the read: a change between the read and the listening would be missed.
     listen(id, listener);
     // Ten thousand waiting calls would otherwise keep ten thousand timers that send nothing.
     long ticker = !ctx.wantsProgress() ? -1 : ctx.periodically(progressIntervalMillis, () -> {
-      if (latest[0] != null) {
+      if (seen[0]) {
         ctx.progress(++progress[0], null, waitingFor(latest[0]));
       }
     });
-    long deadline = maxWaitMillis < 0 ? -1 : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(latest[0]));
+    long deadline = maxWaitMillis < 0 ? -1
+        : vertx.setTimer(Math.max(1, maxWaitMillis), t -> done.tryComplete(seen[0] ? latest[0] : null));
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
-    Caller.storeFor(store, ctx).find(id).onComplete(found -> {
+    caller.store(store, ctx).find(id).onComplete(found -> {
       if (found.failed()) {
         done.tryFail(found.cause());
       } else if (found.result() == null) {
         done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
-      } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
-        latest[0] = found.result();
+      } else {
+        seen[0] = true;
+        if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
+          latest[0] = found.result();
+        }
         if (latest[0].status().isFinal()) {
           done.tryComplete(latest[0]);
         } else if (maxWaitMillis != 0) {

@@ -189,13 +189,16 @@ public final class StreamableHttpEndpoint {
     });
   }
 
-  /** Finishes a cut request stream; a token that is not exactly one this session may resume gets 400, and no stream. */
+  /**
+   * Finishes a cut request stream; a token that is not exactly one this server issued to this session (and its
+   * principal) gets 400 with a JSON-RPC error, and no stream.
+   */
   private void resume(RoutingContext ctx, McpSession session, String lastEventId) {
     StreamToken token;
     String refusal;
     try {
-      token = StreamToken.decode(lastEventId);
-      refusal = server.resumeRefusal(session, token);
+      token = StreamToken.decode(lastEventId, settings.streamTokenKeys(), session);
+      refusal = server.resumeRefusal(token);
     } catch (IllegalArgumentException e) {
       token = null;
       refusal = e.getMessage();
