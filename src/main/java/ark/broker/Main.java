@@ -14,6 +14,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
+import ark.broker.logging.LogFormat;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
@@ -73,6 +74,7 @@ public final class Main {
       }
     }, "ark-broker-shutdown"));
     ConfigLoader.load(vertx, System.getenv())
+        .compose(Main::inLogFormat)
         .compose(Main::afterWarmUp)
         .compose(config -> start(vertx, config))
         .onFailure(failure -> {
@@ -80,6 +82,16 @@ public final class Main {
           // Not on the event loop: exiting runs the shutdown hook, which needs the event loop to close Vert.x.
           new Thread(() -> System.exit(1), "ark-broker-exit").start();
         });
+  }
+
+  /** The process logs in {@code log.format} from here on; an unknown format stops the start. */
+  private static Future<JsonObject> inLogFormat(JsonObject config) {
+    try {
+      LogFormat.use(config.getJsonObject("log").getString("format"));
+      return Future.succeededFuture(config);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
   }
 
   /** Completes with {@code config} once {@link StartupWarmUp} has run: on a thread of its own, as it waits on futures. */
