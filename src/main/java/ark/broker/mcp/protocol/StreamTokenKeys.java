@@ -54,22 +54,24 @@ public final class StreamTokenKeys {
 
   /** The MAC of {@code payload} for {@code session} and its owner, with the signing key, as base64url. */
   String sign(String payload, McpSession session) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(mac(keys.get(0), payload, session));
+    return encoded(mac(keys.get(0), payload, session));
   }
 
-  /** Whether {@code mac} is {@code payload}'s for {@code session} under any of the keys; compared in constant time. */
+  /**
+   * Whether {@code mac} is, character for character, {@code payload}'s for {@code session} under any of the keys
+   * (compared in constant time, and as text, so no other spelling of the same bytes passes).
+   */
   boolean verifies(String payload, String mac, McpSession session) {
-    byte[] given;
-    try {
-      given = Base64.getUrlDecoder().decode(mac);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    byte[] given = mac.getBytes(StandardCharsets.US_ASCII);
     boolean valid = false;
     for (SecretKeySpec key : keys) {
-      valid |= MessageDigest.isEqual(mac(key, payload, session), given);
+      valid |= MessageDigest.isEqual(encoded(mac(key, payload, session)).getBytes(StandardCharsets.US_ASCII), given);
     }
     return valid;
+  }
+
+  private static String encoded(byte[] mac) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
   }
 
   private static byte[] mac(SecretKeySpec key, String payload, McpSession session) {
