@@ -1,6 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.CapturedLog;
 import ark.broker.testing.RawHttp;
 import ark.broker.testing.TestBroker;
 import io.vertx.core.json.JsonObject;
@@ -10,10 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpRequest;
 import java.util.List;
@@ -116,11 +113,8 @@ class MalformedRequestsTest {
 
   @Test
   void aMalformedHostIs400WithTheJsonErrorOnEveryRouteOfBothPortsAndAtMostOneWarnEach() throws Exception {
-    ListAppender<ILoggingEvent> log = new ListAppender<>();
-    log.start();
-    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.addAppender(log);
-    try {
+    CapturedLog log = CapturedLog.all();
+    try (log) {
       for (String host : MALFORMED_HOSTS) {
         for (String route : REST_ROUTES) {
           RawHttp.Answer answer = raw(request(route, host));
@@ -133,14 +127,12 @@ class MalformedRequestsTest {
           assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
         }
       }
-    } finally {
-      root.detachAppender(log);
     }
 
-    assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR) || event.getThrowableProxy() != null)
-        .as("errors or stack traces").isEmpty();
-    assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).as("one WARN per port at most")
-        .hasSizeLessThanOrEqualTo(2);
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR)
+        || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
+    assertThat(log.events()).filteredOn(event -> event.getLevel() == Level.WARN
+        && event.getLoggerName().endsWith("MalformedRequests")).as("one WARN per port at most").hasSizeLessThanOrEqualTo(2);
   }
 
   @Test
