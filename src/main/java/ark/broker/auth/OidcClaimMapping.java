@@ -64,7 +64,8 @@ final class OidcClaimMapping {
     }
     if (staticName.test(name) && !settings.sharedNames().contains(name)) {
       collisions.warn(() -> "Refused an OIDC token for " + name + ": the tokens file has a token of that name, so it "
-          + "would act as that principal; if both are the same, list it in auth.oidc.sharedNames (AUTH_OIDC_SHARED_NAMES)");
+          + "would act as that principal; if both are the same, list it in auth.oidc.sharedNames "
+          + "(AUTH_OIDC_SHARED_NAMES)");
       throw AuthFailure.invalidToken("the token's " + settings.nameClaim() + " names a principal of this broker's own");
     }
     return Grant.of(principal);

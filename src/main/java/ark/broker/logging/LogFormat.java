@@ -33,7 +33,8 @@ public final class LogFormat {
   public static void use(String format) {
     String chosen = format == null ? "" : format.trim().toLowerCase(Locale.ROOT);
     if (!chosen.equals("text") && !chosen.equals("json")) {
-      throw new IllegalArgumentException("log.format (LOG_FORMAT) must be text or json, not '" + LogText.escaped(format) + "'");
+      throw new IllegalArgumentException("log.format (LOG_FORMAT) must be text or json, not '"
+          + LogText.escaped(format) + "'");
     }
     if (chosen.equals("text") || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       return;

@@ -96,7 +96,8 @@ public final class RequestContext {
     if (stream != null || finished) {
       return;
     }
-    String token = resumeToken != null ? resumeToken.encode(server.settings().streamTokenKeys(), session) : server.nextStreamToken();
+    String token = resumeToken != null
+        ? resumeToken.encode(server.settings().streamTokenKeys(), session) : server.nextStreamToken();
     stream = new SseChannel(response, token);
     stream.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), server.settings().sseRetryMillis());
     heartbeatTimer = server.everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);

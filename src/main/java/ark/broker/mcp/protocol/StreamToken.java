@@ -39,7 +39,8 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonN
     if (progressToken != null) {
       json.set("p", progressToken);
     }
-    String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(McpJson.write(json).getBytes(StandardCharsets.UTF_8));
+    String payload = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(McpJson.write(json).getBytes(StandardCharsets.UTF_8));
     return payload + "." + keys.sign(payload, session);
   }
 
