@@ -15,6 +15,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
+import ark.broker.logging.LogFormat;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
@@ -67,6 +68,8 @@ public final class Main {
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
     try {
       JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
+      // From here on the process logs in the configured format; an unknown one stops the start.
+      LogFormat.use(config.getJsonObject("log").getString("format"));
       ShutdownSettings stopping = ShutdownSettings.from(config.getJsonObject("shutdown"));
       // What can refuse the start refuses it now, not after the warm-up's seconds.
       Authenticators authenticators = StartupChecks.run(config);
@@ -138,10 +141,10 @@ public final class Main {
     JsonObject store = config.getJsonObject("store");
     StoreSettings storeSettings = StoreSettings.from(store);
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
     boolean replicated = replicated(config);
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir);
     // Every room reaches the store through this one client, so all wait for it equally long.
     StoreClient storeClient = new StoreClient(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));

@@ -1,7 +1,6 @@
 package ark.broker.store;
 
 import ark.broker.auth.Actor;
-import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.StoreFailure;
@@ -152,8 +151,9 @@ public final class StoreVerticle extends VerticleBase {
       if (existing != null) {
         return replayed(command.actor(), request, existing);
       }
-      Principal asker = command.actor().effective();
-      StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()));
+      Actor asker = command.actor();
+      StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()),
+          view.pendingAskedOnBehalfBy(asker.principal().name()));
       if (overBudget != null) {
         // It may repeat a create another replica wrote a moment ago: a replay creates nothing, so it is never refused.
         return questions.catchUp().compose(caughtUp -> view.get(id) != null
