@@ -16,6 +16,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
+import ark.broker.logging.LogFormat;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
@@ -68,6 +69,8 @@ public final class Main {
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
     try {
       JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
+      // From here on the process logs in the configured format; an unknown one stops the start.
+      LogFormat.use(config.getJsonObject("log").getString("format"));
       ShutdownSettings stopping = ShutdownSettings.from(config.getJsonObject("shutdown"));
       // What can refuse the start refuses it now, not after the warm-up's seconds.
       Authenticators authenticators = StartupChecks.run(config);
@@ -139,10 +142,10 @@ public final class Main {
     JsonObject store = config.getJsonObject("store");
     StoreSettings storeSettings = StoreSettings.from(store);
     HttpSettings httpSettings = HttpSettings.from(config.getJsonObject("http"), storeSettings.requestTimeoutMillis());
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"));
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
     boolean replicated = replicated(config);
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir);
     // Every room reaches the stores through these clients, so all wait for them equally long.
     QuestionStore questionStore = Addresses.QUESTION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),

@@ -135,6 +135,9 @@ class ComposeFileTest {
       assertThat(tokens.path("entrypoint").get(1).asText()).isEqualTo(target);
       assertThat(mountedVolume(tokens, directory)).isEqualTo(volume);
       assertThat(tokensFile.getFileName()).as("the file the script writes").hasToString("tokens.json");
+      Path keysFile = Path.of(environment.path("MCP_STREAM_TOKEN_KEYS_FILE").asText());
+      assertThat(keysFile.getParent()).as("the replicas' shared stream token key, in the same volume").isEqualTo(tokensFile.getParent());
+      assertThat(keysFile.getFileName()).as("the file the script writes").hasToString("mcp-stream-token.keys");
     }
   }
 
@@ -150,8 +153,13 @@ class ComposeFileTest {
     String hashes = Files.readString(secrets.resolve("tokens.json"));
     tokens.values().forEach(token -> assertThat(hashes).doesNotContain(token));
 
+    String key = Files.readString(secrets.resolve("mcp-stream-token.keys"));
+    assertThat(devTokens(secrets)).isEqualTo(first);
+    assertThat(Files.readString(secrets.resolve("mcp-stream-token.keys"))).as("run again, it keeps its key").isEqualTo(key);
+
     JsonObject auth = new JsonObject().put("mode", "required").put("tokensFile", secrets.resolve("tokens.json").toString());
-    try (TestBroker broker = TestBroker.start(dir.resolve("data"), new JsonObject().put("auth", auth))) {
+    JsonObject mcp = new JsonObject().put("streamTokenKeysFile", secrets.resolve("mcp-stream-token.keys").toString());
+    try (TestBroker broker = TestBroker.start(dir.resolve("data"), new JsonObject().put("auth", auth).put("mcp", mcp))) {
       assertThat(broker.get("/whoami").status()).isEqualTo(401);
       assertThat(broker.as(tokens.get("ARK_ADMIN_TOKEN")).get("/whoami").json().getString("kind")).isEqualTo("admin");
       assertThat(broker.as(tokens.get("ARK_HUMAN_TOKEN")).get("/whoami").json().getString("kind")).isEqualTo("human");

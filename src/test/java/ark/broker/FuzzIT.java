@@ -44,6 +44,8 @@ class FuzzIT {
   /** Question id -> the status its acknowledged writes left it in. */
   private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
   private final List<String> sessions = new CopyOnWriteArrayList<>();
+  /** Event ids the broker issued, each with the session it issued it to. */
+  private final List<String[]> issuedEventIds = new CopyOnWriteArrayList<>();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private final AtomicInteger sent = new AtomicInteger();
 
@@ -64,6 +66,7 @@ class FuzzIT {
       clients.shutdown();
 
       assertThat(failures).as("requests answered wrongly (seed " + SEED + ")").isEmpty();
+      assertThat(issuedEventIds).as("event ids the broker issued, to forge resumptions from (seed " + SEED + ")").isNotEmpty();
       assertThat(RawHttp.send(broker.base, get("/healthz")).status()).as("alive (seed " + SEED + ")").isEqualTo(200);
       assertThat(questionsOf(broker.base)).as("exactly the acknowledged writes (seed " + SEED + ")").isEqualTo(acknowledged);
       broker.kill();
@@ -90,8 +93,10 @@ class FuzzIT {
               "application/json", mutatedAnswer(random)), false);
         } else if (kind < 60) {
           expectAnswered(broker.base, get(readTarget(random)), false);
-        } else if (kind < 70) {
+        } else if (kind < 65) {
           expectAnswered(broker.base, protocolGarbage(random), true);
+        } else if (kind < 70) {
+          malformedAuthority(random.nextBoolean() ? broker.base : broker.mcp, random);
         } else if (kind < 95) {
           mcp(broker.mcp, random);
         } else {
@@ -238,9 +243,7 @@ class FuzzIT {
               "ark://questions/pending", junk(random, 60, true))));
       case 6 -> message.put("jsonrpc", pick(random, "1.0", "", "2")).put("method", "ping");
       case 7 -> {
-        // A forged resumption: the stream must answer (an error, or events), never hang open on nothing.
-        String resumption = mcpRequest(mcp, "GET", session, null, "Last-Event-ID: " + forgedEventId(random));
-        check(resumption, RawHttp.sendUntilEnd(mcp, resumption, Duration.ofSeconds(10)), false);
+        forgedResumption(mcp, session, random);
         return;
       }
       default -> {
@@ -256,11 +259,77 @@ class FuzzIT {
     }
   }
 
+  /**
+   * A resumption the broker did not issue to the session that sends it: made up, an issued one changed, or an issued
+   * one sent by another session. It must be refused at once (400), never resume a stream; now and then a session
+   * first gets a real event id to forge from, with a tasks/result that waits.
+   */
+  private void forgedResumption(URI mcp, String session, Random random) throws Exception {
+    if (session == null) {
+      return;
+    }
+    List<String> ids = new ArrayList<>(acknowledged.keySet());
+    if (random.nextInt(4) == 0 && !ids.isEmpty()) {
+      String waiting = mcpRequest(mcp, "POST", session, new JsonObject().put("jsonrpc", "2.0").put("id", random.nextInt(1000))
+          .put("method", "tasks/result").put("params", new JsonObject().put("taskId", ids.get(random.nextInt(ids.size()))))
+          .encode(), null);
+      RawHttp.Answer stream = expectAnswered(mcp, waiting, false);
+      java.util.regex.Matcher id = java.util.regex.Pattern.compile("(?m)^id: (\\S+)$").matcher(stream.text());
+      if (id.find()) {
+        issuedEventIds.add(new String[] {session, id.group(1)});
+      }
+      return;
+    }
+    String eventId = forgedEventId(random);
+    if (!issuedEventIds.isEmpty() && random.nextBoolean()) {
+      String[] issued = issuedEventIds.get(random.nextInt(issuedEventIds.size()));
+      eventId = issued[0].equals(session) ? changed(issued[1], random) : issued[1];
+    }
+    String resumption = mcpRequest(mcp, "GET", session, null, "Last-Event-ID: " + eventId);
+    RawHttp.Answer answer = check(resumption, RawHttp.sendUntilEnd(mcp, resumption, Duration.ofSeconds(10)), false);
+    // A session that ended meanwhile is 404 before its event id is looked at.
+    if (answer.status() != 400 && answer.status() != 404) {
+      failures.add("a forged resumption got " + abbreviated(answer.text()) + " for " + eventId);
+    }
+  }
+
+  /** An issued event id with one character of its token or its signature changed (one that carries six bits). */
+  private static String changed(String eventId, Random random) {
+    String[] parts = eventId.split("\\.");
+    int part = random.nextInt(2);
+    int at = random.nextInt(parts[part].length() - 1);
+    char replaced = parts[part].charAt(at) == 'A' ? 'g' : 'A';
+    parts[part] = parts[part].substring(0, at) + replaced + parts[part].substring(at + 1);
+    return String.join(".", parts);
+  }
+
   private static String forgedEventId(Random random) {
     String state = pick(random, "{\"k\":\"ask\",\"q\":123}", "{\"k\":\"task\",\"q\":[1,2]}", "{\"k\":7}", "{}",
         "{\"k\":\"ask\",\"q\":\"q-1\",\"p\":{\"x\":1}}", junk(random, 30, false));
-    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(state.getBytes(StandardCharsets.UTF_8))
-        + "." + pick(random, "1", "-1", "x", "99999999999999999999");
+    String token = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(state.getBytes(StandardCharsets.UTF_8));
+    return token + pick(random, "", "." + junk(random, 43, true), ".AAAA") + "." + pick(random, "1", "-1", "x", "99999999999999999999");
+  }
+
+  /**
+   * A request whose Host, or absolute-form target, names no valid authority: 400 with the port's JSON error on every
+   * route, never a 5xx.
+   */
+  private void malformedAuthority(URI server, Random random) throws Exception {
+    // Malformed in a target too; in a Host header, so are the characters that would end a target's authority.
+    String authority = pick(random, "a@b", "a b", "[::1", "host:99999", "a\\b", "\"a\"", "[zz]",
+        "user@" + junk(random, 10, true), "h:" + junk(random, 6, true) + "x");
+    String hostOnly = pick(random, authority, "x#y", "a/b", "a?b");
+    String route = pick(random, "GET /questions", "POST /questions", "GET /healthz", "GET /", "GET /whoami", "GET /mcp",
+        "POST /mcp", "GET /.well-known/oauth-protected-resource", "POST /channels/slack/events", "GET /nothing");
+    String[] parts = route.split(" ");
+    String request = random.nextBoolean()
+        ? parts[0] + " " + parts[1] + " HTTP/1.1\r\nHost: " + hostOnly + "\r\nConnection: close\r\n\r\n"
+        : parts[0] + " http://" + authority + parts[1] + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    RawHttp.Answer answer = expectAnswered(server, request, false);
+    // A space in an absolute-form target breaks the request line itself: the codec's 400.
+    if (answer.status() != 400 || !answer.body().startsWith("{")) {
+      failures.add("a malformed authority got " + abbreviated(answer.text()) + " for " + abbreviated(request));
+    }
   }
 
   private static String mcpRequest(URI mcp, String method, String session, String body, String extraHeader) {

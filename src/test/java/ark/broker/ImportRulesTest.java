@@ -24,8 +24,11 @@ class ImportRulesTest {
   private static final Path MAIN = Path.of("src/main/java");
   /** The top-level package: Main and ConfigLoader wire everything, and nothing but the tests may use them. */
   private static final String TOP = "ark.broker";
-  /** Keyed work queue and backoff, shared by every room; it uses nothing of the broker. */
-  private static final Set<String> SHARED = Set.of("reconcile", "web");
+  /**
+   * Leaf toolkits every room may use, which use nothing of the broker: the keyed work queue and backoff (reconcile),
+   * the HTTP servers' pieces (web), and log lines that client text cannot break (logging).
+   */
+  private static final Set<String> SHARED = Set.of("reconcile", "web", "logging");
 
   /** Each room and the other rooms it may use (besides itself, the shared {@link #SHARED} packages, and the JDK and libraries). */
   private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
@@ -42,7 +45,8 @@ class ImportRulesTest {
       entry("channel", Set.of("question", "wire", "bus", "auth")),
       entry("mcp.protocol", Set.of()),
       entry("reconcile", Set.of()),
-      entry("web", Set.of()));
+      entry("web", Set.of()),
+      entry("logging", Set.of()));
 
   /** Libraries a room must not use, by package prefix: the domain is plain Java. */
   private static final Map<String, List<String>> MUST_NOT_USE = Map.of("question", List.of("io.vertx."));

@@ -82,9 +82,11 @@ public final class Authenticators {
   /** The configured authenticators, without the start-up decision (tests; {@link #start} decides first). */
   static Authenticators configured(AuthSettings settings) {
     List<Authenticator> chain = new ArrayList<>();
-    settings.tokensFile().ifPresent(file -> chain.add(StaticTokenAuthenticator.load(file, settings.tokensCheck())));
+    Optional<StaticTokenAuthenticator> tokens = settings.tokensFile()
+        .map(file -> StaticTokenAuthenticator.load(file, settings.tokensCheck()));
+    tokens.ifPresent(chain::add);
     if (settings.oidc().configured()) {
-      chain.add(new OidcAuthenticator(settings.oidc()));
+      chain.add(new OidcAuthenticator(settings.oidc(), name -> tokens.isPresent() && tokens.get().names(name)));
     }
     if (chain.isEmpty()) {
       throw new IllegalStateException("no authentication is configured");

@@ -24,6 +24,7 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * OIDC / OAuth 2.1 access tokens (JWTs) from {@code auth.oidc.issuer}, checked with nimbus-jose-jwt:
@@ -54,14 +55,15 @@ final class OidcAuthenticator implements Authenticator {
   private final ConfigurableJWTProcessor<SecurityContext> processor;
   private final OidcClaimMapping mapping;
 
-  OidcAuthenticator(OidcSettings settings) {
-    this(settings, Clock.systemUTC(), JWKSourceBuilder.DEFAULT_RATE_LIMIT_MIN_INTERVAL);
+  /** @param staticName whether the tokens file has a token of that principal name: no OIDC token may become it */
+  OidcAuthenticator(OidcSettings settings, Predicate<String> staticName) {
+    this(settings, staticName, Clock.systemUTC(), JWKSourceBuilder.DEFAULT_RATE_LIMIT_MIN_INTERVAL);
   }
 
   /** @param refetchIntervalMillis the shortest time in which keys are fetched at most twice */
-  OidcAuthenticator(OidcSettings settings, Clock clock, long refetchIntervalMillis) {
+  OidcAuthenticator(OidcSettings settings, Predicate<String> staticName, Clock clock, long refetchIntervalMillis) {
     this.settings = settings;
-    this.mapping = new OidcClaimMapping(settings);
+    this.mapping = new OidcClaimMapping(settings, staticName);
     JWKSource<SecurityContext> keys;
     try {
       keys = JWKSourceBuilder.<SecurityContext>create(URI.create(settings.jwksUrl()).toURL(),

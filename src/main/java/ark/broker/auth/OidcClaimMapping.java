@@ -1,11 +1,15 @@
 package ark.broker.auth;
 
+import ark.broker.web.RateLimitedWarning;
 import com.nimbusds.jwt.JWTClaimsSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Turns a verified access token's claims into a principal.
@@ -21,12 +25,22 @@ import java.util.Map;
  *       left out, which grants less, never more.</li>
  *   <li>mayActFor: none. A service that must act for agents uses a static token, whose entry lists them.</li>
  * </ul>
+ *
+ * <p>The identity provider names its own users, so a user it names like a principal of the tokens file (the static
+ * admin, say) would become that principal: such a token is refused, unless {@code auth.oidc.sharedNames} lists the
+ * name as one principal that signs in both ways.
  */
 final class OidcClaimMapping {
-  private final OidcSettings settings;
+  private static final Logger LOG = LoggerFactory.getLogger(OidcClaimMapping.class);
 
-  OidcClaimMapping(OidcSettings settings) {
+  private final OidcSettings settings;
+  private final Predicate<String> staticName;
+  private final RateLimitedWarning collisions = new RateLimitedWarning(LOG);
+
+  /** @param staticName whether the tokens file has a token of that principal name */
+  OidcClaimMapping(OidcSettings settings, Predicate<String> staticName) {
     this.settings = settings;
+    this.staticName = staticName;
   }
 
   /** @throws AuthFailure 401 when the claims name no usable principal */
@@ -42,11 +56,19 @@ final class OidcClaimMapping {
     if (teams.stream().anyMatch(settings.adminTeams()::contains)) {
       kind = PrincipalKind.ADMIN;
     }
+    Principal principal;
     try {
-      return Grant.of(new Principal(kind, name, teams, AuthMethod.OIDC));
+      principal = new Principal(kind, name, teams, AuthMethod.OIDC);
     } catch (IllegalArgumentException e) {
       throw AuthFailure.invalidToken("the token's " + settings.nameClaim() + " claim makes no usable name");
     }
+    if (staticName.test(name) && !settings.sharedNames().contains(name)) {
+      collisions.warn(() -> "Refused an OIDC token for " + name + ": the tokens file has a token of that name, so it "
+          + "would act as that principal; if both are the same, list it in auth.oidc.sharedNames "
+          + "(AUTH_OIDC_SHARED_NAMES)");
+      throw AuthFailure.invalidToken("the token's " + settings.nameClaim() + " names a principal of this broker's own");
+    }
+    return Grant.of(principal);
   }
 
   private PrincipalKind kind(JWTClaimsSet claims) {

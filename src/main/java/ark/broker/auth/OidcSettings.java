@@ -21,13 +21,17 @@ import java.util.List;
  * @param clockSkew how far {@code exp} and {@code nbf} may be off, for clocks that differ a little
  * @param requiredScopes scopes every token must grant ({@code scope} or {@code scp}), else 403
  *     {@code insufficient_scope}; empty for none
+ * @param sharedNames principal names an OIDC token may map to although the tokens file has a token of that name
+ *     (the same person or program, signing in both ways); any other such token is refused
  */
 public record OidcSettings(String issuer, String audience, String jwksUrl, String nameClaim, String teamsClaim,
-                           String kindClaim, List<String> adminTeams, Duration clockSkew, List<String> requiredScopes) {
+                           String kindClaim, List<String> adminTeams, Duration clockSkew, List<String> requiredScopes,
+                           List<String> sharedNames) {
 
   public OidcSettings {
     adminTeams = List.copyOf(adminTeams);
     requiredScopes = List.copyOf(requiredScopes);
+    sharedNames = List.copyOf(sharedNames);
   }
 
   public boolean configured() {
@@ -53,9 +57,11 @@ public record OidcSettings(String issuer, String audience, String jwksUrl, Strin
     if (skewSeconds < 0 || skewSeconds > 600) {
       throw new IllegalArgumentException("auth.oidc.clockSkewSeconds must be between 0 and 600, not " + skewSeconds);
     }
+    List<String> sharedNames = oidc.getJsonArray("sharedNames").stream().map(String::valueOf).map(String::trim)
+        .filter(name -> !name.isEmpty()).map(OidcSettings::sharedName).toList();
     return new OidcSettings(issuer, audience, jwksUrl, nameClaim, oidc.getString("teamsClaim").trim(),
         oidc.getString("kindClaim").trim(), adminTeams, Duration.ofSeconds(skewSeconds),
-        RequiredScopes.parse(oidc.getJsonArray("requiredScopes")));
+        RequiredScopes.parse(oidc.getJsonArray("requiredScopes")), sharedNames);
   }
 
   /** A team as configured, bare ({@code ops}) or in full ({@code ark://teams/ops}). */
@@ -65,6 +71,16 @@ public record OidcSettings(String issuer, String audience, String jwksUrl, Strin
       return Principal.requireUri("auth.oidc.adminTeams", team, Principal.TEAMS);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("auth.oidc.adminTeams: " + e.getMessage(), e);
+    }
+  }
+
+  /** A name as an OIDC token maps to one: {@code ark://users/<name>} or {@code ark://agents/<name>}. */
+  private static String sharedName(String name) {
+    try {
+      return Principal.requireUri("auth.oidc.sharedNames", name, name.startsWith(Principal.AGENTS) ? Principal.AGENTS
+          : Principal.USERS);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("auth.oidc.sharedNames: " + e.getMessage(), e);
     }
   }
 

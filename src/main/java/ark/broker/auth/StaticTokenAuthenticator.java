@@ -76,6 +76,17 @@ final class StaticTokenAuthenticator implements Authenticator {
     return current.entries().size();
   }
 
+  /** Whether a token of the file (as it is now) is this principal's. */
+  boolean names(String principalName) {
+    reloadIfChanged();
+    for (TokenEntry entry : current.entries()) {
+      if (entry.grant().principal().name().equals(principalName)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public Optional<Grant> authenticate(String token) {
     reloadIfChanged();

@@ -50,9 +50,10 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .end(meters.scrape()));
-    router.get(ProtectedResource.PATH).handler(ctx -> ProtectedResource.serve(ctx, authenticators));
     // What people and agents reach from a browser: only under an allowed host name, and only with a principal.
     HostCheck hosts = new HostCheck(new HostPolicy(settings.allowedHosts()));
+    // The metadata names the resource by the host asked for: only one the API answers to.
+    router.get(ProtectedResource.PATH).handler(hosts).handler(ctx -> ProtectedResource.serve(ctx, authenticators));
     Authentication authentication = new Authentication(authenticators);
     // "/questions/*" matches "/questions" too: naming both ran these twice for every request to the collection.
     for (String path : new String[] {"/questions/*", "/whoami", "/audit"}) {

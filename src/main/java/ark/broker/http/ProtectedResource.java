@@ -1,6 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.auth.Authenticators;
+import ark.broker.web.RequestAuthority;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -22,9 +23,9 @@ final class ProtectedResource {
     return baseUrl(ctx) + PATH;
   }
 
+  /** Only reached past the {@link HostCheck}: the host is one the API answers to, never any a client makes up. */
   private static String baseUrl(RoutingContext ctx) {
-    var authority = ctx.request().authority();
-    String host = authority == null ? "localhost" : authority.toString();
-    return ctx.request().scheme() + "://" + host;
+    String host = RequestAuthority.of(ctx.request());
+    return ctx.request().scheme() + "://" + (host == null ? "localhost" : host);
   }
 }

@@ -25,8 +25,13 @@ final class RequestLog implements Handler<RoutingContext> {
   private static final Logger ACCESS = LoggerFactory.getLogger("ark.broker.http.access");
   private static final int MAX_ID_LENGTH = 128;
   private static final String KEY = "requestId";
-  /** An emailed answer link's token is a credential: the access log keeps the link without it. */
-  private static final Pattern TOKEN = Pattern.compile("(?<=[?&]token=)[^&]*");
+  /**
+   * Query parameters that may carry a credential: an emailed answer link's {@code token}, an OAuth
+   * {@code access_token} (RFC 6750 section 2.3) or authorization {@code code}, and anything named like a key, secret,
+   * password, signature or session. The access log keeps their names, never their values.
+   */
+  private static final Pattern CREDENTIAL = Pattern.compile(
+      "(?i).*(token|code|key|secret|passw|pwd|sig|auth|credential|session|assertion|jwt|cookie).*");
   /** Clients choose method names: only standard ones become tags, so metrics stay bounded. */
   private static final java.util.Set<HttpMethod> STANDARD_METHODS = java.util.Set.of(HttpMethod.GET, HttpMethod.HEAD,
       HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS);
@@ -64,12 +69,38 @@ final class RequestLog implements Handler<RoutingContext> {
       timer(new TimerKey(STANDARD_METHODS.contains(method) ? method.name() : "OTHER", route, status))
           .record(nanos, TimeUnit.NANOSECONDS);
       if (accessLog && ACCESS.isInfoEnabled()) {
-        // An email answer link carries its credential in the query: never in a log.
-        ACCESS.info("{} {} {} {} ms [request {}]", method, TOKEN.matcher(ctx.request().uri()).replaceAll("[redacted]"),
-            status, nanos / 1_000_000, id);
+        ACCESS.info("{} {} {} {} ms [request {}]", method, withoutCredentials(ctx.request().uri()), status,
+            nanos / 1_000_000, id);
       }
     });
     ctx.next();
+  }
+
+  /** The request target, each value of a {@link #CREDENTIAL} parameter replaced by {@code [redacted]}. */
+  static String withoutCredentials(String uri) {
+    int query = uri.indexOf('?');
+    if (query < 0) {
+      return uri;
+    }
+    StringBuilder logged = new StringBuilder(uri.length()).append(uri, 0, query + 1);
+    String[] parameters = uri.substring(query + 1).split("&", -1);
+    for (int i = 0; i < parameters.length; i++) {
+      String parameter = parameters[i];
+      int equals = parameter.indexOf('=');
+      String name = equals < 0 ? parameter : parameter.substring(0, equals);
+      logged.append(i == 0 ? "" : "&").append(equals >= 0 && CREDENTIAL.matcher(decoded(name)).matches()
+          ? name + "=[redacted]" : parameter);
+    }
+    return logged.toString();
+  }
+
+  /** A parameter name as the server reads it ({@code access%5Ftoken} is {@code access_token}). */
+  private static String decoded(String name) {
+    try {
+      return java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return name;
+    }
   }
 
   private Timer timer(TimerKey key) {

@@ -5,6 +5,7 @@ import ark.broker.auth.Authenticators;
 import ark.broker.auth.Grant;
 import ark.broker.auth.Principal;
 import ark.broker.mcp.protocol.ClientAuthentication;
+import ark.broker.web.RequestAuthority;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -57,9 +58,10 @@ final class McpAuthentication implements ClientAuthentication {
     return principal.kind().wireName() + " " + principal.name();
   }
 
+  /** Only reached past the endpoint's host check: the host is one it answers to, never any a client makes up. */
   private static String baseUrl(HttpServerRequest request) {
-    var authority = request.authority();
-    return request.scheme() + "://" + (authority == null ? "localhost" : authority.toString());
+    String authority = RequestAuthority.of(request);
+    return request.scheme() + "://" + (authority == null ? "localhost" : authority);
   }
 
   private static String reason(int status) {

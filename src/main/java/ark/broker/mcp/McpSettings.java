@@ -5,6 +5,7 @@ import ark.broker.mcp.protocol.ServerSettings;
 import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -25,7 +26,8 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
                           long progressIntervalMillis, long plainCallWaitSeconds, long taskPollIntervalMillis, int sessionCacheSize,
                           int maxSessions, ServerLimits limits) {
 
-  public static McpSettings from(JsonObject mcp) {
+  /** @param dataDir the data directory of a broker on its own file log, or null for replicas sharing Kafka */
+  public static McpSettings from(JsonObject mcp, Path dataDir) {
     long plainCallWait = mcp.getLong("plainCallWaitSeconds");
     if (plainCallWait < 0) {
       throw new IllegalArgumentException("mcp.plainCallWaitSeconds must not be negative (0: until answered), not " + plainCallWait);
@@ -41,7 +43,8 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
         SessionIdle.period(sessionIdle).toMillis(),
         mcp.getInteger("maxSessionBytes"),
         mcp.getInteger("maxSubscriptionsPerSession"),
-        mcp.getInteger("maxSubscriptionUriLength"));
+        mcp.getInteger("maxSubscriptionUriLength"),
+        StreamTokenKeySource.from(mcp, dataDir));
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
         mcp.getLong("progressIntervalSeconds") * 1000, plainCallWait, mcp.getLong("taskPollIntervalMillis"),
         mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"),

@@ -126,9 +126,12 @@ public final class McpVerticle extends VerticleBase {
 
     Router router = Router.router(vertx);
     McpAuthentication authentication = new McpAuthentication(vertx, authenticators, settings.server().path());
-    router.get(McpAuthentication.METADATA_PATH).handler(authentication::serveMetadata);
-    router.get(McpAuthentication.METADATA_PATH + settings.server().path()).handler(authentication::serveMetadata);
-    new StreamableHttpEndpoint(mcp, authentication).mount(router);
+    StreamableHttpEndpoint endpoint = new StreamableHttpEndpoint(mcp, authentication);
+    // The metadata names the resource by the host asked for: only one the endpoint answers to.
+    router.get(McpAuthentication.METADATA_PATH).handler(endpoint::checkHost).handler(authentication::serveMetadata);
+    router.get(McpAuthentication.METADATA_PATH + settings.server().path()).handler(endpoint::checkHost)
+        .handler(authentication::serveMetadata);
+    endpoint.mount(router);
     router.route().handler(ctx -> ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     router.route().failureHandler(McpVerticle::failed);

@@ -1,5 +1,7 @@
 package ark.broker.mcp;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.QuestionStore;
 import ark.broker.mcp.protocol.JsonRpcError;
@@ -70,15 +72,33 @@ final class QuestionWatch {
 
   /**
    * Completes with the question once it is final, or with the question as it then is after
-   * {@code maxWaitMillis} (no limit when negative). Fails if the question does not exist or the
+   * {@code maxWaitMillis} (no limit when negative). Fails if the question does not exist for the caller or the
    * request is cancelled.
+   *
+   * <p>The id may come from a client (a resumed stream names it), so nothing of the question reaches the client
+   * before the store's read has said that the caller may see it, and every change is put to the same decision
+   * ({@link QuestionAccess#maySee}) before it is kept or sent.
    */
   Future<Question> untilFinal(RequestContext ctx, String id, long maxWaitMillis) {
+    Caller caller;
+    try {
+      caller = Caller.of(ctx);
+    } catch (RuntimeException refused) {
+      return Future.failedFuture(refused);
+    }
+    Actor actor = caller.actor();
     Promise<Question> done = Promise.promise();
     Question[] latest = new Question[1];
+    boolean[] seen = {false};
     long[] progress = {0};
     Consumer<QuestionChange> listener = change -> {
+      if (!QuestionAccess.maySee(actor, change.question())) {
+        return;
+      }
       latest[0] = change.question();
+      if (!seen[0]) {
+        return;
+      }
       if (change.question().outcome().status().isFinal()) {
         done.tryComplete(change.question());
       } else if (change.type() == EventType.DELIVERED && !change.question().deliveries().isEmpty()) {
@@ -86,18 +106,19 @@ final class QuestionWatch {
         ctx.progress(++progress[0], null, "Delivered to " + (delivery.label() != null ? delivery.label() : delivery.channel()));
       }
     };
+    // Listening before the read: a change between the read and the listening would be missed.
     listen(id, listener);
     // Ten thousand waiting calls would otherwise keep ten thousand timers that send nothing.
     long ticker = !ctx.wantsProgress() ? -1 : ctx.periodically(progressIntervalMillis, () -> {
-      if (latest[0] != null) {
+      if (seen[0]) {
         ctx.progress(++progress[0], null, waitingFor(latest[0]));
       }
     });
-    // Ends the wait with the question as it is; until the question is read, as soon as it is.
+    // Ends the wait with the question as it is; until the caller's read of it, as soon as that is done.
     boolean[] limitReached = {false};
     Runnable endOfLimit = () -> {
       limitReached[0] = true;
-      if (latest[0] != null) {
+      if (seen[0]) {
         done.tryComplete(latest[0]);
       }
     };
@@ -106,13 +127,16 @@ final class QuestionWatch {
       timeLimits.add(endOfLimit);
     }
     ctx.onCancel(() -> done.tryFail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request cancelled", null)));
-    store.find(Caller.actorOf(ctx), id).onComplete(found -> {
+    store.find(actor, id).onComplete(found -> {
       if (found.failed()) {
         done.tryFail(found.cause());
       } else if (found.result() == null) {
         done.tryFail(JsonRpcError.invalidParams("question " + id + " not found"));
-      } else if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
-        latest[0] = found.result();
+      } else {
+        seen[0] = true;
+        if (latest[0] == null || latest[0].resourceVersion() < found.result().resourceVersion()) {
+          latest[0] = found.result();
+        }
         if (latest[0].outcome().status().isFinal() || limitReached[0]) {
           done.tryComplete(latest[0]);
         } else if (maxWaitMillis != 0) {

@@ -30,6 +30,18 @@ public record Question(String id, Asked asked, AnswerForm form, FollowUps follow
     return outcome.status() == QuestionStatus.PENDING;
   }
 
+  /**
+   * The service that asked this question for its sender (a credential acting for an agent), from the creation in
+   * its history; null when the sender asked as itself.
+   */
+  public String askedOnBehalfBy() {
+    if (history.isEmpty() || history.get(0).type() != EventType.CREATED) {
+      return null;
+    }
+    Attribution by = history.get(0).by();
+    return by == null || by.actingFor() == null ? null : by.principal();
+  }
+
   /** A plain answer; see {@link #answer(Reply, String, Instant)}. */
   public Question answer(String answer, String by, Instant now) {
     return answer(new Reply.Text(answer), by, now);

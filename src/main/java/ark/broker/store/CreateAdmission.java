@@ -1,18 +1,22 @@
 package ark.broker.store;
 
+import ark.broker.auth.Actor;
 import ark.broker.auth.Principal;
 import ark.broker.bus.StoreFailure;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Decides whether a principal may create one more question now, by its {@link Budget}: how many of its questions
- * are pending (from the view, so every replica and every restart agrees, plus the creates of it still being
- * written here) and how many it created in the last minute (a token bucket per principal, on this replica only:
- * with replicas behind a load balancer a principal may create up to that many per minute on each). Not
- * thread-safe: the store's event loop owns it.
+ * Decides whether an actor may create one more question now, by its {@link Budget}s: how many of its questions are
+ * pending (from the view, so every replica and every restart agrees, plus the creates of it still being written
+ * here) and how many it created in the last minute (a token bucket per principal, on this replica only: with
+ * replicas behind a load balancer a principal may create up to that many per minute on each). The question counts
+ * against the principal it is asked as and, when a service acts for an agent, against the service's own total for
+ * the agents it acts for too: both must admit it. Not thread-safe: the store's event loop owns it.
  */
 final class CreateAdmission {
   /** A pending question frees its place when someone answers it: no one can say when, so ask again this soon. */
@@ -32,41 +36,80 @@ final class CreateAdmission {
   }
 
   /**
-   * Admits one create by {@code principal}, which has {@code pending} pending questions in the view, and counts
-   * it as being written until {@link #written}; or returns why not (429 with the seconds to wait), counting nothing.
+   * One budget a create spends: {@code key} names its counts, {@code pending} is what the view counts against it,
+   * and refusals say {@code who} has spent it, {@code scope} on what.
    */
-  StoreFailure admit(Principal principal, long pending) {
-    Budget budget = budgets.of(principal);
-    if (budget.equals(Budget.UNLIMITED)) {
-      return null;
-    }
-    String name = principal.name();
+  private record Account(String key, Budget budget, long pending, String who, String scope) {
+  }
+
+  /**
+   * Admits one create by {@code actor}, whose effective principal has {@code pending} pending questions in the view
+   * and whose service (when it acts for an agent) has {@code pendingActedFor} pending over every agent it acts for,
+   * and counts it as being written until {@link #written}; or returns why not (429 with the seconds to wait),
+   * counting nothing.
+   */
+  StoreFailure admit(Actor actor, long pending, long pendingActedFor) {
+    List<Account> accounts = accounts(actor, pending, pendingActedFor);
     long now = clock.millis();
     sweep(now);
-    if (Budget.full(budget.maxPendingQuestions(), pending + writing.getOrDefault(name, 0))) {
-      return tooMany(name + " already has " + Budget.count(budget.maxPendingQuestions(), "pending question")
-          + ", the most its budget allows; another can be asked once one is answered, cancelled or expires",
-          PENDING_RETRY_SECONDS);
+    for (Account account : accounts) {
+      int most = account.budget().maxPendingQuestions();
+      if (Budget.full(most, account.pending() + writing.getOrDefault(account.key(), 0))) {
+        return tooMany(account.who() + " already has " + Budget.count(most, "pending question") + account.scope()
+            + ", the most its budget allows; another can be asked once one is answered, cancelled or expires",
+            PENDING_RETRY_SECONDS);
+      }
     }
-    if (budget.createsPerMinute() > 0) {
-      Bucket bucket = buckets.computeIfAbsent(name, key -> new Bucket(budget.createsPerMinute(), now));
-      long waitMillis = bucket.take(now);
+    for (Account account : accounts) {
+      int perMinute = account.budget().createsPerMinute();
+      long waitMillis = perMinute > 0 ? bucket(account, now).waitMillis(now) : 0;
       if (waitMillis > 0) {
-        return tooMany(name + " may create " + Budget.count(budget.createsPerMinute(), "question") + " a minute",
+        return tooMany(account.who() + " may create " + Budget.count(perMinute, "question") + " a minute" + account.scope(),
             Math.max(1, (waitMillis + 999) / 1000));
       }
     }
-    writing.merge(name, 1, Integer::sum);
+    for (Account account : accounts) {
+      if (account.budget().createsPerMinute() > 0) {
+        bucket(account, now).take();
+      }
+      writing.merge(account.key(), 1, Integer::sum);
+    }
     return null;
   }
 
   /** The create that {@link #admit} let through is written (or failed): the view counts it now, if anything does. */
-  void written(Principal principal) {
-    writing.computeIfPresent(principal.name(), (name, count) -> count == 1 ? null : count - 1);
+  void written(Actor actor) {
+    for (Account account : accounts(actor, 0, 0)) {
+      writing.computeIfPresent(account.key(), (name, count) -> count == 1 ? null : count - 1);
+    }
   }
 
   int principalsTracked() {
     return buckets.size();
+  }
+
+  /** The budgets the actor's creates spend: the effective principal's, and the acting service's total. */
+  private List<Account> accounts(Actor actor, long pending, long pendingActedFor) {
+    Principal asker = actor.effective();
+    List<Account> accounts = new ArrayList<>(2);
+    Budget own = budgets.of(asker);
+    if (!own.equals(Budget.UNLIMITED)) {
+      accounts.add(new Account(asker.name(), own, pending, asker.name(), ""));
+    }
+    if (actor.impersonating()) {
+      Principal service = actor.principal();
+      Budget total = budgets.actingFor(service);
+      if (!total.equals(Budget.UNLIMITED)) {
+        // A key no principal's name can be: names have no spaces.
+        accounts.add(new Account(service.name() + " acting for agents", total, pendingActedFor, service.name(),
+            " over every agent it acts for"));
+      }
+    }
+    return accounts;
+  }
+
+  private Bucket bucket(Account account, long now) {
+    return buckets.computeIfAbsent(account.key(), key -> new Bucket(account.budget().createsPerMinute(), now));
   }
 
   private static StoreFailure tooMany(String why, long retryAfterSeconds) {
@@ -95,14 +138,15 @@ final class CreateAdmission {
       this.at = now;
     }
 
-    /** Takes one create and returns 0, or returns how many milliseconds until one is there. */
-    long take(long now) {
+    /** 0 if a create may be taken now, else how many milliseconds until one may. */
+    long waitMillis(long now) {
       refill(now);
-      if (tokens >= 1) {
-        tokens -= 1;
-        return 0;
-      }
-      return (long) Math.ceil((1 - tokens) * MINUTE_MILLIS / capacity);
+      return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) * MINUTE_MILLIS / capacity);
+    }
+
+    /** Takes one create, which {@link #waitMillis} said is there. */
+    void take() {
+      tokens -= 1;
     }
 
     boolean fullAt(long now) {

@@ -42,6 +42,8 @@ public final class QuestionView {
   private final Map<String, NavigableSet<ListOrder>> byRecipient = new HashMap<>();
   /** What budgets count: each sender's pending questions (a sender with none has no entry). */
   private final Map<String, Integer> pendingBySender = new HashMap<>();
+  /** And each service's pending questions, asked for the agents it acts for. */
+  private final Map<String, Integer> pendingByActingService = new HashMap<>();
   private final TreeSet<Deadline> deadlines = new TreeSet<>();
   private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
   private final Set<String> misstated = new LinkedHashSet<>();
@@ -142,6 +144,11 @@ public final class QuestionView {
     return pendingBySender.getOrDefault(sender, 0);
   }
 
+  /** How many questions {@code service} asked for the agents it acts for that are still pending. */
+  public int pendingAskedOnBehalfBy(String service) {
+    return pendingByActingService.getOrDefault(service, 0);
+  }
+
   /**
    * Every question, oldest first. A snapshot written in this order replays as appends to the end of
    * every ordered index, which is several times faster than inserting in random order.
@@ -233,14 +240,22 @@ public final class QuestionView {
       pending.remove(order);
     }
     int pendingChange = (after.isPending() ? 1 : 0) - (before != null && before.isPending() ? 1 : 0);
-    if (pendingChange != 0 && after.asked().sender() != null) {
-      pendingBySender.merge(after.asked().sender(), pendingChange, (count, change) -> count + change == 0 ? null : count + change);
+    if (pendingChange != 0) {
+      countPending(pendingBySender, after.asked().sender(), pendingChange);
+      countPending(pendingByActingService, after.askedOnBehalfBy(), pendingChange);
     }
     byId.put(after.id(), after);
     inListOrder.put(order, after);
     countByStatus.merge(after.outcome().status(), 1L, Long::sum);
     if (after.nextDeadline() != null) {
       deadlines.add(new Deadline(after.nextDeadline(), after.id()));
+    }
+  }
+
+  /** Adds {@code change} to the pending count of {@code key} (if any), dropping a count that reaches zero. */
+  private static void countPending(Map<String, Integer> counts, String key, int change) {
+    if (key != null) {
+      counts.merge(key, change, (count, delta) -> count + delta == 0 ? null : count + delta);
     }
   }
 

@@ -1,7 +1,6 @@
 package ark.broker.store;
 
 import ark.broker.auth.Actor;
-import ark.broker.auth.Principal;
 import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.McpSessionStore;
@@ -146,8 +145,9 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       if (existing != null) {
         return replayed(actor, request, existing);
       }
-      Principal asker = actor.effective();
-      StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()));
+      Actor asker = actor;
+      StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()),
+          view.pendingAskedOnBehalfBy(asker.principal().name()));
       if (overBudget != null) {
         // It may repeat a create another replica wrote a moment ago: a replay creates nothing, so it is never refused.
         return questions.catchUp().compose(caughtUp -> view.get(id) != null

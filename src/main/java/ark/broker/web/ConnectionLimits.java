@@ -54,6 +54,8 @@ public final class ConnectionLimits implements Shareable {
   private final RateLimitedWarning headersTooSlow = new RateLimitedWarning(LOG);
   /** Set when the process is stopping: every response from then on asks its client to reconnect. */
   private volatile boolean closing;
+  /** Requests the codec could not read or the router could not route (a malformed Host): a flood is one line. */
+  private final RateLimitedWarning malformed = new RateLimitedWarning(LoggerFactory.getLogger(MalformedRequests.class));
 
   private ConnectionLimits(ServerLimits limits) {
     this.limits = limits;
@@ -70,7 +72,7 @@ public final class ConnectionLimits implements Shareable {
    * {@link MalformedRequests}; refusals use {@code errorBody}. Call it on the verticle's event loop.
    */
   public HttpServer createServer(Vertx vertx, Handler<HttpServerRequest> requests, ErrorBody errorBody) {
-    Handler<HttpServerRequest> guarded = new MalformedRequests(requests, problem -> errorBody.of(400, problem));
+    Handler<HttpServerRequest> guarded = new MalformedRequests(requests, problem -> errorBody.of(400, problem), malformed);
     return vertx.createHttpServer(limits.options())
         .connectionHandler(connection -> opened(vertx, connection))
         .invalidRequestHandler(request -> refuseUndecodable(request, errorBody))
@@ -159,7 +161,8 @@ public final class ConnectionLimits implements Shareable {
       status = 400;
       problem = "the request could not be decoded: " + (cause == null ? "unknown reason" : cause.getMessage());
     }
-    LOG.warn("Refused a request on the {} port from {} with {}: {}", limits.port(), request.remoteAddress(), status, problem);
+    malformed.warn(() -> "Refused a request on the " + limits.port() + " port from " + request.remoteAddress() + " with "
+        + status + ": " + problem);
     HttpConnection connection = request.connection();
     request.response()
         .setStatusCode(status)

@@ -2,25 +2,23 @@ package ark.broker.web;
 
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.function.UnaryOperator;
 
 /**
- * Answers requests the router cannot even look at with 400 and one WARN line, before routing: a request
- * line or headers the HTTP codec could not decode, an HTTP/1.x request without {@code Host}, a target
- * whose percent-encoding is broken. Without this they surface as errors deep in routing (a 500 with a
- * stack trace in the log), though all of them are the client's mistake. Every port of the broker puts it in
- * front of its router.
+ * Answers requests the router cannot even look at with 400, before routing: a request line or headers the HTTP
+ * codec could not decode, an HTTP/1.x request without a {@code Host} or with a malformed one ({@code a@b},
+ * {@code x#y}), an absolute-form target with a malformed authority, a target whose percent-encoding is broken.
+ * Without this they surface as errors deep in routing (a 500 with a stack trace in the log), though all of them
+ * are the client's mistake; a flood of them writes at most one WARN line per period. Every port of the broker puts
+ * it in front of its router.
  *
  * @param errorBody the JSON error body, in the port's own format, for a message
+ * @param warning the port's WARN line for refused requests
  */
-public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<String> errorBody)
+public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<String> errorBody, RateLimitedWarning warning)
     implements Handler<HttpServerRequest> {
-  private static final Logger LOG = LoggerFactory.getLogger(MalformedRequests.class);
 
   @Override
   public void handle(HttpServerRequest request) {
@@ -29,7 +27,7 @@ public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<S
       next.handle(request);
       return;
     }
-    LOG.warn("Refused a malformed request from {}: {}", request.remoteAddress(), problem);
+    warning.warn(() -> "Refused a malformed request from " + request.remoteAddress() + ": " + problem);
     request.response()
         .setStatusCode(400)
         .putHeader("Content-Type", "application/json")
@@ -51,8 +49,9 @@ public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<S
     if (request.decoderResult().isFailure()) {
       return "the request could not be decoded: " + request.decoderResult().cause().getMessage();
     }
-    if (request.version() != HttpVersion.HTTP_2 && request.headers().get("Host") == null) {
-      return "the Host header is required";
+    String authority = RequestAuthority.problem(request);
+    if (authority != null) {
+      return authority;
     }
     if (!isPercentEncodingIntact(request.uri())) {
       return "the request target has a broken percent-encoding";

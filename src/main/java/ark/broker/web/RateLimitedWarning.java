@@ -10,19 +10,19 @@ import java.util.function.Supplier;
  * A WARN line for an event a flood repeats: at most one line per period, which says how often the event
  * happened since the last line. Safe to call from any thread.
  */
-final class RateLimitedWarning {
+public final class RateLimitedWarning {
   private static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final Logger log;
   private final AtomicLong unreported = new AtomicLong();
   private final AtomicLong nextLineAt = new AtomicLong(System.nanoTime());
 
-  RateLimitedWarning(Logger log) {
+  public RateLimitedWarning(Logger log) {
     this.log = log;
   }
 
   /** Counts the event; writes {@code message} when no line was written in the last period. */
-  void warn(Supplier<String> message) {
+  public void warn(Supplier<String> message) {
     unreported.incrementAndGet();
     long now = System.nanoTime();
     long due = nextLineAt.get();

@@ -39,7 +39,9 @@ class AccessMatrixTest {
     OWNER_AGENT(AGENT, null), OTHER_AGENT(Identities.OTHER_AGENT, null), SERVICE_FOR_ALLOWED(SERVICE, AGENT_NAME),
     SERVICE_FOR_FORBIDDEN(SERVICE, OTHER_AGENT_NAME), RECIPIENT(HUMAN, null), OTHER_HUMAN(Identities.OTHER_HUMAN, null),
     ADMIN(Identities.ADMIN, null), NO_TOKEN(null, null), EXPIRED_TOKEN(null, null), WRONG_AUDIENCE(null, null),
-    TAMPERED_SIGNATURE(null, null);
+    TAMPERED_SIGNATURE(null, null),
+    /** A valid OIDC token of a user the identity provider named like the static admin: not that principal. */
+    IDP_USER_NAMED_LIKE_ADMIN(null, null);
 
     final String token;
     final String actingFor;
@@ -74,6 +76,8 @@ class AccessMatrixTest {
         .audience(AUDIENCE).subject("ann").issueTime(Date.from(now.minusSeconds(7200)))
         .expirationTime(Date.from(now.minusSeconds(3600))).build()));
     OIDC_TOKENS.put(Caller.WRONG_AUDIENCE, issuer.token("ann", "another-service", Map.of()));
+    OIDC_TOKENS.put(Caller.IDP_USER_NAMED_LIKE_ADMIN, issuer.token(ADMIN_NAME.substring("ark://users/".length()), AUDIENCE,
+        Map.of()));
     String valid = issuer.token("ann", AUDIENCE, Map.of());
     String[] parts = valid.split("\\.");
     String forged = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).replace("\"ann\"", "\"root\"");

@@ -39,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OidcAuthenticatorTest {
   private static final String ISSUER_ID = "ark";
   private static final String AUDIENCE = "ark-broker";
+  /** A broker without a tokens file: no name is a static token's. */
+  private static final java.util.function.Predicate<String> NO_STATIC_NAMES = name -> false;
 
   private RSAKey key;
   private KeyProvider keys;
@@ -64,7 +66,7 @@ class OidcAuthenticatorTest {
   void aTokenFromTheIssuerIsAcceptedAndItsClaimsMapped() {
     String token = issue("john.doe", AUDIENCE, Map.of("groups", List.of("ops", "/dev", "not a team")));
 
-    Grant grant = new OidcAuthenticator(settings).authenticate(token).orElseThrow();
+    Grant grant = new OidcAuthenticator(settings, NO_STATIC_NAMES).authenticate(token).orElseThrow();
 
     assertThat(grant.principal()).isEqualTo(new Principal(PrincipalKind.HUMAN, "ark://users/john.doe",
         List.of("ark://teams/ops", "ark://teams/dev"), AuthMethod.OIDC));
@@ -73,7 +75,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void membersOfAnAdminTeamAreAdmins() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings("groups", "", List.of("ark://teams/ops")));
+    OidcAuthenticator oidc = new OidcAuthenticator(settings("groups", "", List.of("ark://teams/ops")), NO_STATIC_NAMES);
 
     assertThat(oidc.authenticate(issue("root", AUDIENCE, Map.of("groups", List.of("ops")))).orElseThrow().principal())
         .isEqualTo(new Principal(PrincipalKind.ADMIN, "ark://users/root", List.of("ark://teams/ops"), AuthMethod.OIDC));
@@ -83,7 +85,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void theKindClaimMakesAgentsAndServicesButNeverAdmins() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings("realm_access.roles", "ark_kind", List.of()));
+    OidcAuthenticator oidc = new OidcAuthenticator(settings("realm_access.roles", "ark_kind", List.of()), NO_STATIC_NAMES);
 
     Principal agent = oidc.authenticate(issue("reviewer", AUDIENCE, Map.of("ark_kind", "agent",
         "realm_access", Map.of("roles", List.of("reviewers"))))).orElseThrow().principal();
@@ -102,7 +104,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void keysAreCachedAndARotatedKeyIsFetchedWhenItsKidIsUnknown() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
     assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of()))).isPresent();
     assertThat(oidc.authenticate(issue("jane", AUDIENCE, Map.of()))).isPresent();
     assertThat(jwksFetches()).as("keys fetched once, then cached").isEqualTo(1);
@@ -121,7 +123,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void expiredAndNotYetValidTokensAreRefusedBeyondTheClockSkew() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
     Instant now = Instant.now();
 
     assertThat(failure(oidc, signed(key, claims().expirationTime(Date.from(now.minusSeconds(120))).build())))
@@ -132,14 +134,15 @@ class OidcAuthenticatorTest {
         .isEqualTo("401 the token is not valid yet");
     assertThat(failure(oidc, signed(key, claims().expirationTime(null).build())))
         .isEqualTo("401 the token has no expiry");
-    OidcAuthenticator later = new OidcAuthenticator(settings, Clock.offset(Clock.systemUTC(), Duration.ofHours(2)), 30_000);
+    OidcAuthenticator later = new OidcAuthenticator(settings, NO_STATIC_NAMES, Clock.offset(Clock.systemUTC(),
+        Duration.ofHours(2)), 30_000);
     assertThat(failure(later, issue("john", AUDIENCE, Map.of()))).as("the issuer's own token, an hour past its exp")
         .isEqualTo("401 the token has expired");
   }
 
   @Test
   void tokensOfAnotherIssuerOrAudienceAreRefused() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
 
     assertThat(failure(oidc, issue("john", "another-service", Map.of()))).isEqualTo("401 the token is for another audience");
     assertThat(failure(oidc, signed(key, claims().issuer("http://127.0.0.1:1/elsewhere").build())))
@@ -152,8 +155,8 @@ class OidcAuthenticatorTest {
     // Some libraries accepted "alg":"none" with a signature part present; try both shapes.
     String noneWithSignature = none + "c2lnbmF0dXJl";
 
-    assertThat(failure(new OidcAuthenticator(settings), none)).startsWith("401 the token's signature");
-    assertThat(failure(new OidcAuthenticator(settings), noneWithSignature)).startsWith("401 ");
+    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), none)).startsWith("401 the token's signature");
+    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), noneWithSignature)).startsWith("401 ");
   }
 
   @Test
@@ -161,7 +164,7 @@ class OidcAuthenticatorTest {
     // Algorithm confusion: a verifier that took the RSA public key as an HMAC secret would accept this.
     byte[] publicKey = key.toRSAPublicKey().getEncoded();
     byte[] publicJwk = key.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8);
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
 
     for (byte[] secret : List.of(publicKey, publicJwk)) {
       SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(ISSUER_ID).type(JOSEObjectType.JWT)
@@ -182,7 +185,7 @@ class OidcAuthenticatorTest {
     char last = parts[2].charAt(10);
     String changedSignature = parts[0] + "." + parts[1] + "." + parts[2].substring(0, 10) + (last == 'A' ? 'B' : 'A')
         + parts[2].substring(11);
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
 
     assertThat(payload).contains("\"root\"");
     assertThat(failure(oidc, changedPayload)).startsWith("401 the token's signature");
@@ -192,7 +195,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void otherTokensAreNotItsBusinessAndGarbageIsRefused() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings);
+    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
 
     assertThat(oidc.authenticate("static-token")).isEmpty();
     assertThat(failure(oidc, "not.a.jwt")).isEqualTo("401 the token is not a well-formed JWT");
@@ -200,10 +203,27 @@ class OidcAuthenticatorTest {
 
   @Test
   void aTokenWithoutTheNameClaimIsRefused() throws Exception {
-    assertThat(failure(new OidcAuthenticator(settings), signed(key, claims().subject(null).build())))
+    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), signed(key, claims().subject(null).build())))
         .isEqualTo("401 the token has no sub claim");
-    assertThat(failure(new OidcAuthenticator(settings), signed(key, claims().subject("a b").build())))
+    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), signed(key, claims().subject("a b").build())))
         .isEqualTo("401 the token's sub claim makes no usable name");
+  }
+
+  @Test
+  void aUserTheIssuerNamesLikeAStaticTokensPrincipalIsRefusedUnlessListedAsShared() {
+    java.util.function.Predicate<String> staticNames = "ark://users/root"::equals;
+    OidcSettings base = settings("groups", "", List.of());
+    OidcAuthenticator oidc = new OidcAuthenticator(base, staticNames);
+    OidcAuthenticator sharing = new OidcAuthenticator(new OidcSettings(base.issuer(), AUDIENCE, base.jwksUrl(), "sub",
+        "groups", "", List.of(), Duration.ofSeconds(60), List.of(), List.of("ark://users/root")), staticNames);
+
+    assertThat(failure(oidc, issue("root", AUDIENCE, Map.of())))
+        .isEqualTo("401 the token's sub names a principal of this broker's own");
+    assertThat(oidc.authenticate(issue("rooted", AUDIENCE, Map.of())).orElseThrow().principal().name())
+        .isEqualTo("ark://users/rooted");
+    assertThat(sharing.authenticate(issue("root", AUDIENCE, Map.of())).orElseThrow().principal())
+        .as("listed: the same person, with what the token says of them")
+        .isEqualTo(new Principal(PrincipalKind.HUMAN, "ark://users/root", List.of(), AuthMethod.OIDC));
   }
 
   @Test
@@ -213,9 +233,9 @@ class OidcAuthenticatorTest {
       closed = socket.getLocalPort();
     }
     OidcSettings unreachable = new OidcSettings(settings.issuer(), AUDIENCE, "http://127.0.0.1:" + closed + "/jwks",
-        "sub", "groups", "", List.of(), Duration.ofSeconds(60), List.of());
+        "sub", "groups", "", List.of(), Duration.ofSeconds(60), List.of(), List.of());
 
-    assertThat(failure(new OidcAuthenticator(unreachable), issue("john", AUDIENCE, Map.of())))
+    assertThat(failure(new OidcAuthenticator(unreachable, NO_STATIC_NAMES), issue("john", AUDIENCE, Map.of())))
         .startsWith("503 ");
   }
 
@@ -223,7 +243,8 @@ class OidcAuthenticatorTest {
   void requiredScopesAreReadFromScopeAndScpAndALackingTokenIsInsufficientScope() {
     OidcSettings base = settings("groups", "", List.of());
     OidcAuthenticator oidc = new OidcAuthenticator(new OidcSettings(base.issuer(), AUDIENCE, base.jwksUrl(), "sub",
-        "groups", "", List.of(), Duration.ofSeconds(60), List.of("questions:ask", "questions:read")));
+        "groups", "", List.of(), Duration.ofSeconds(60), List.of("questions:ask", "questions:read"), List.of()),
+        NO_STATIC_NAMES);
 
     assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of("scope", "openid questions:read questions:ask"))))
         .isPresent();
@@ -254,7 +275,7 @@ class OidcAuthenticatorTest {
 
   private OidcSettings settings(String teamsClaim, String kindClaim, List<String> adminTeams) {
     return new OidcSettings(server.issuerUrl(ISSUER_ID).toString(), AUDIENCE, server.jwksUrl(ISSUER_ID).toString(),
-        "sub", teamsClaim, kindClaim, adminTeams, Duration.ofSeconds(60), List.of());
+        "sub", teamsClaim, kindClaim, adminTeams, Duration.ofSeconds(60), List.of(), List.of());
   }
 
   /**

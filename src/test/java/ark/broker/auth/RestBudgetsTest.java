@@ -20,9 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Retry-After and the JSON error, and nothing is created. Each test uses principals of its own.
  */
 class RestBudgetsTest {
+  /** What the service may create a minute for all the agents it acts for. */
+  private static final int SERVICE_PER_MINUTE = 10;
   /** Low defaults, so that the admin's exemption shows; the overrides give each test's caller its own budget. */
   private static final JsonObject BUDGETS = new JsonObject()
       .put("maxPendingQuestions", 3)
+      .put("actingFor", new JsonObject().put("maxPendingQuestions", 0).put("createsPerMinute", SERVICE_PER_MINUTE))
       .put("overrides", new JsonObject()
           .put(AGENT_NAME, new JsonObject().put("maxPendingQuestions", 2))
           .put(OTHER_AGENT_NAME, new JsonObject().put("maxPendingQuestions", 0).put("createsPerMinute", 2))
@@ -102,6 +105,25 @@ class RestBudgetsTest {
     // The bucket refills the budget over a minute: the next create is at most half a minute away.
     assertThat(Long.parseLong(refused.header("Retry-After"))).isLessThanOrEqualTo(30);
     assertThat(pendingFrom(broker, OTHER_AGENT_NAME)).hasSize(2);
+  }
+
+  @Test
+  void aServiceNamingANewAgentForEachCreateIsBoundByItsOwnTotal() throws Exception {
+    List<TestBroker.Response> answers = new java.util.ArrayList<>();
+    for (int i = 0; i < 6 * SERVICE_PER_MINUTE; i++) {
+      answers.add(broker.as(SERVICE).send(HttpRequest.newBuilder(broker.base.resolve("/questions"))
+          .header("Content-Type", "application/json").header("X-Ark-Agent", "ark://agents/team-a/made-up-" + i)
+          .POST(HttpRequest.BodyPublishers.ofString(question(OTHER_HUMAN_NAME).put("content", "Flood " + i).encode()))));
+    }
+
+    long created = answers.stream().filter(answer -> answer.status() == 201).count();
+    // Another test may have spent one of the service's creates this minute.
+    assertThat(created).as("of %d, each for a new agent", answers.size())
+        .isBetween(SERVICE_PER_MINUTE - 1L, (long) SERVICE_PER_MINUTE);
+    assertOverBudget(answers.get(answers.size() - 1),
+        SERVICE_NAME + " may create " + SERVICE_PER_MINUTE + " questions a minute over every agent it acts for");
+    assertThat(broker.as(ADMIN).listAll("status=pending&recipient=" + OTHER_HUMAN_NAME).stream()
+        .filter(question -> question.getString("content").startsWith("Flood "))).hasSize((int) created);
   }
 
   @Test

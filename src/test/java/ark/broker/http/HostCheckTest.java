@@ -8,7 +8,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** DNS-rebinding protection on the REST API and the dashboard, as MCP has it; probes answer whatever the host. */
+/**
+ * DNS-rebinding protection on the REST API and the dashboard, as MCP has it, whether the host comes in {@code Host}
+ * or in an absolute-form target; the metadata names no host but an allowed one; probes answer whatever the host.
+ */
 class HostCheckTest {
   static TestBroker broker;
   @RegisterExtension
@@ -38,5 +41,35 @@ class HostCheckTest {
     assertThat(get("/healthz", "10.1.2.3:8080", null).status()).isEqualTo(200);
     assertThat(get("/readyz", "10.1.2.3:8080", null).status()).isEqualTo(200);
     assertThat(get("/metrics", "10.1.2.3:8080", null).status()).isEqualTo(200);
+  }
+
+  @Test
+  void anAbsoluteFormTargetIsCheckedLikeHostOnBothPorts() throws Exception {
+    String viaEvil = "GET http://evil.example.com%s HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+        + "Connection: close\r\n\r\n";
+    RawHttp.Answer rest = RawHttp.send(broker.base, viaEvil.formatted("/questions"));
+    RawHttp.Answer mcp = RawHttp.send(broker.mcp, viaEvil.formatted("/mcp"));
+
+    assertThat(rest.status()).as(rest.text()).isEqualTo(403);
+    assertThat(rest.body()).contains("Invalid Host header: evil.example.com");
+    assertThat(mcp.status()).as(mcp.text()).isEqualTo(403);
+    assertThat(RawHttp.send(broker.base, "GET http://localhost:1/questions HTTP/1.1\r\nHost: evil.example.com\r\n"
+        + "Connection: close\r\n\r\n").status()).as("the target's authority counts, not Host").isEqualTo(200);
+  }
+
+  @Test
+  void theProtectedResourceMetadataNamesOnlyAnAllowedHost() throws Exception {
+    RawHttp.Answer evil = get(ProtectedResource.PATH, "evil.example.com", null);
+    RawHttp.Answer mcpEvil = RawHttp.send(broker.mcp, "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\n"
+        + "Host: evil.example.com\r\nConnection: close\r\n\r\n");
+    RawHttp.Answer allowed = get(ProtectedResource.PATH, "localhost:" + broker.base.getPort(), null);
+
+    assertThat(evil.status()).isEqualTo(403);
+    assertThat(evil.body()).doesNotContain("\"resource\"");
+    assertThat(mcpEvil.status()).isEqualTo(403);
+    assertThat(mcpEvil.body()).doesNotContain("\"resource\"");
+    assertThat(allowed.status()).isEqualTo(200);
+    assertThat(new io.vertx.core.json.JsonObject(allowed.body()).getString("resource"))
+        .isEqualTo("http://localhost:" + broker.base.getPort());
   }
 }

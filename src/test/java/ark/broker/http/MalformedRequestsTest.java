@@ -1,8 +1,10 @@
 package ark.broker.http;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.CapturedLog;
 import ark.broker.testing.RawHttp;
 import ark.broker.testing.TestBroker;
+import ch.qos.logback.classic.Level;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,5 +97,59 @@ class MalformedRequestsTest {
     assertThat(new JsonObject(refused.body()).getJsonObject("error").getString("message")).contains("Host header");
     assertThat(RawHttp.send(broker.mcp, "GET /mcp%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").status())
         .isIn(400, 404);
+  }
+
+  /** Every route of both ports, as "METHOD path". */
+  private static final List<String> REST_ROUTES = List.of("GET /healthz", "GET /readyz", "GET /metrics", "GET /questions",
+      "POST /questions", "GET /questions/q-1", "PATCH /questions/q-1", "DELETE /questions/q-1", "GET /questions/q-1/events",
+      "GET /questions?watch=true", "GET /whoami", "GET /audit", "GET /", "GET /index.html", "GET /dashboard/config.json",
+      "GET /.well-known/oauth-protected-resource", "POST /channels/slack/events", "GET /channels/email/answer?token=x",
+      "GET /nothing-here", "PUT /questions");
+  private static final List<String> MCP_ROUTES = List.of("GET /mcp", "POST /mcp", "DELETE /mcp", "PUT /mcp",
+      "GET /.well-known/oauth-protected-resource", "GET /.well-known/oauth-protected-resource/mcp", "GET /nothing-here");
+  private static final List<String> MALFORMED_HOSTS = List.of("a@b", "x#y", "a b", "[::1", "host:99999", "a/b", "a?b",
+      "a\\b", "\"a\"");
+
+  @Test
+  void aMalformedHostIs400WithTheJsonErrorOnEveryRouteOfBothPortsAndAtMostOneWarnEach() throws Exception {
+    CapturedLog log = CapturedLog.all();
+    try (log) {
+      for (String host : MALFORMED_HOSTS) {
+        for (String route : REST_ROUTES) {
+          RawHttp.Answer answer = raw(request(route, host));
+          assertThat(answer.status()).as("%s with Host %s: %s", route, host, answer.text()).isEqualTo(400);
+          assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
+        }
+        for (String route : MCP_ROUTES) {
+          RawHttp.Answer answer = RawHttp.send(broker.mcp, request(route, host));
+          assertThat(answer.status()).as("MCP %s with Host %s: %s", route, host, answer.text()).isEqualTo(400);
+          assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
+        }
+      }
+    }
+
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR)
+        || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
+    assertThat(log.events()).filteredOn(event -> event.getLevel() == Level.WARN
+        && event.getLoggerName().endsWith("MalformedRequests")).as("one WARN per port at most").hasSizeLessThanOrEqualTo(2);
+  }
+
+  @Test
+  void anAbsoluteFormTargetWithAMalformedAuthorityIs400() throws Exception {
+    for (String target : List.of("http://a@localhost/questions", "http://host:99999/questions", "http://[::1/questions",
+        "HTTP://a@localhost/questions")) {
+      RawHttp.Answer answer = raw("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+
+      assertThat(answer.status()).as(target).isEqualTo(400);
+      assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("authority");
+    }
+  }
+
+  private static String request(String route, String host) {
+    String[] parts = route.split(" ", 2);
+    boolean body = parts[0].equals("POST") || parts[0].equals("PATCH") || parts[0].equals("PUT");
+    return parts[0] + " " + parts[1] + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json, text/event-stream\r\n"
+        + (body ? "Content-Type: application/json\r\nContent-Length: 2\r\n" : "") + "Connection: close\r\n\r\n"
+        + (body ? "{}" : "");
   }
 }

@@ -1,17 +1,14 @@
 package ark.broker.mcp;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.CapturedLog;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.McpTestClient.Reply;
 import ark.broker.testing.TestBroker;
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 
@@ -41,25 +38,20 @@ class UnattributedQuestionsTest {
 
   @Test
   void questionsWithoutAQueryOrAnAgentAreAskedAndTheLogSaysSoOnce() throws Exception {
-    ListAppender<ILoggingEvent> log = new ListAppender<>();
-    log.start();
-    Logger caller = (Logger) LoggerFactory.getLogger(Caller.class);
-    caller.addAppender(log);
-    try {
+    CapturedLog log = CapturedLog.of(Caller.class);
+    try (log) {
       // The executor's token alone, as with only the MCPServer's Authorization header.
       ask(SERVICE, Map.of());
       ask(SERVICE, Map.of());
       ask(AGENT, Map.of());
       // Named through the headers of the Agent's and the Query's overrides: nothing more to say.
       ask(SERVICE, Map.of("X-Ark-Agent", AGENT_NAME, "X-Ark-Query-Namespace", "team-a", "X-Ark-Query-Name", "q1"));
-    } finally {
-      caller.detachAppender(log);
     }
 
-    assertThat(log.list).filteredOn(event -> event.getLevel() == Level.INFO).singleElement()
+    assertThat(log.events()).filteredOn(event -> event.getLevel() == Level.INFO).singleElement()
         .satisfies(event -> assertThat(event.getFormattedMessage())
             .contains("without naming its Query", "X-Ark-Query-Name", "spec.overrides"));
-    assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN).singleElement()
+    assertThat(log.events()).filteredOn(event -> event.getLevel() == Level.WARN).singleElement()
         .satisfies(event -> assertThat(event.getFormattedMessage())
             .contains(SERVICE_NAME, "X-Ark-Agent", "spec.overrides"));
     assertThat(broker.as(ADMIN).listAll("").stream().filter(q -> "Ship it?".equals(q.getString("content")))).hasSize(4);

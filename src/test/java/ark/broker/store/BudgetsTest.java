@@ -49,6 +49,27 @@ class BudgetsTest {
   }
 
   @Test
+  void aServicesTotalForTheAgentsItActsForResolvesLikeTheRest() {
+    Principal executor = new Principal(PrincipalKind.SERVICE, "ark://users/executor", List.of(SMALL_TEAM), AuthMethod.TOKEN);
+    Principal other = new Principal(PrincipalKind.SERVICE, "ark://users/other", List.of(SMALL_TEAM), AuthMethod.TOKEN);
+    Budgets budgets = Budgets.from(new JsonObject().put("maxPendingQuestions", 1000).put("createsPerMinute", 600)
+        .put("maxMcpSessions", 100).put("actingFor", new JsonObject().put("maxPendingQuestions", 2000).put("createsPerMinute", 60))
+        .put("overrides", new JsonObject()
+            .put("ark://users/executor", new JsonObject().put("createsPerMinute", 5)
+                .put("actingFor", new JsonObject().put("createsPerMinute", 6000)))
+            .put(SMALL_TEAM, new JsonObject().put("actingFor", new JsonObject().put("maxPendingQuestions", 0)))));
+
+    assertThat(budgets.actingFor(executor)).isEqualTo(new Budget(0, 6000, 0));
+    assertThat(budgets.actingFor(other)).isEqualTo(new Budget(0, 60, 0));
+    assertThat(budgets.of(executor)).as("as itself").isEqualTo(new Budget(1000, 5, 100));
+    assertThat(budgets(new JsonObject()).actingFor(executor)).as("without the section: one principal's")
+        .isEqualTo(new Budget(1000, 600, 0));
+    assertThatThrownBy(() -> budgets(new JsonObject().put("ark://users/executor",
+        new JsonObject().put("actingFor", new JsonObject().put("maxMcpSessions", 1)))))
+        .hasMessageContaining("budgets.overrides[\"ark://users/executor\"].actingFor has an unknown key 'maxMcpSessions'");
+  }
+
+  @Test
   void aBrokenSectionStopsTheStartWithAClearMessage() {
     assertThatThrownBy(() -> budgets(new JsonObject().put("ann", new JsonObject())))
         .hasMessageContaining("overrides are keyed by ark://agents/<name>, ark://users/<name> or ark://teams/<name>");

@@ -1,5 +1,6 @@
 package ark.broker.store;
 
+import ark.broker.auth.Actor;
 import ark.broker.auth.AuthMethod;
 import ark.broker.auth.Principal;
 import ark.broker.auth.PrincipalKind;
@@ -35,22 +36,30 @@ class CreateAdmissionTest {
     }
   };
 
-  private final CreateAdmission admission = new CreateAdmission(Budgets.from(new JsonObject()
-      .put("maxPendingQuestions", 3).put("createsPerMinute", 6).put("maxMcpSessions", 1)), clock);
+  private static final Principal SERVICE = new Principal(PrincipalKind.SERVICE, "ark://users/executor", List.of(),
+      AuthMethod.TOKEN);
 
-  private static Principal agent(String name) {
-    return new Principal(PrincipalKind.AGENT, "ark://agents/" + name, List.of(), AuthMethod.TOKEN);
+  private final CreateAdmission admission = new CreateAdmission(Budgets.from(new JsonObject()
+      .put("maxPendingQuestions", 3).put("createsPerMinute", 6).put("maxMcpSessions", 1)
+      .put("actingFor", new JsonObject().put("maxPendingQuestions", 5).put("createsPerMinute", 10))), clock);
+
+  private static Actor agent(String name) {
+    return Actor.as(new Principal(PrincipalKind.AGENT, "ark://agents/" + name, List.of(), AuthMethod.TOKEN));
   }
 
-  private StoreFailure admitWritten(Principal agent) {
-    StoreFailure refused = admission.admit(agent, 0);
-    admission.written(agent);
+  private static Actor serviceFor(String agent) {
+    return new Actor(SERVICE, "ark://agents/" + agent);
+  }
+
+  private StoreFailure admitWritten(Actor actor) {
+    StoreFailure refused = admission.admit(actor, 0, 0);
+    admission.written(actor);
     return refused;
   }
 
   @Test
   void aMinutesBudgetRefillsEvenlyAndTheRefusalSaysWhen() {
-    Principal agent = agent("a");
+    Actor agent = agent("a");
     for (int i = 0; i < 6; i++) {
       assertThat(admitWritten(agent)).isNull();
     }
@@ -67,14 +76,14 @@ class CreateAdmissionTest {
 
   @Test
   void createsBeingWrittenCountAsPendingUntilWritten() {
-    Principal agent = agent("a");
-    assertThat(admission.admit(agent, 1)).isNull();
-    assertThat(admission.admit(agent, 1)).isNull();
+    Actor agent = agent("a");
+    assertThat(admission.admit(agent, 1, 0)).isNull();
+    assertThat(admission.admit(agent, 1, 0)).isNull();
 
-    assertThat(admission.admit(agent, 1)).as("1 pending and 2 on their way").isNotNull();
+    assertThat(admission.admit(agent, 1, 0)).as("1 pending and 2 on their way").isNotNull();
     admission.written(agent);
-    assertThat(admission.admit(agent, 1)).isNull();
-    assertThat(admission.admit(agent, 1).retryAfterSeconds()).isEqualTo(CreateAdmission.PENDING_RETRY_SECONDS);
+    assertThat(admission.admit(agent, 1, 0)).isNull();
+    assertThat(admission.admit(agent, 1, 0).retryAfterSeconds()).isEqualTo(CreateAdmission.PENDING_RETRY_SECONDS);
   }
 
   @Test
@@ -88,5 +97,32 @@ class CreateAdmissionTest {
     admitWritten(agent("late"));
 
     assertThat(admission.principalsTracked()).isEqualTo(1);
+  }
+
+  @Test
+  void aServiceNamingANewAgentForEveryCreateSpendsItsOwnTotal() {
+    for (int i = 0; i < 10; i++) {
+      assertThat(admitWritten(serviceFor("made-up-" + i))).as("create %d", i).isNull();
+    }
+
+    StoreFailure refused = admitWritten(serviceFor("made-up-10"));
+
+    assertThat(refused.reason()).isEqualTo(StoreFailure.Reason.TOO_MANY_REQUESTS);
+    assertThat(refused.getMessage()).startsWith("ark://users/executor may create 10 questions a minute over every agent it acts for");
+    assertThat(refused.retryAfterSeconds()).isEqualTo(6);
+    assertThat(admitWritten(agent("made-up-10"))).as("the agent itself, asking as itself, has its whole budget").isNull();
+  }
+
+  @Test
+  void aServicesPendingTotalCountsEveryAgentItActsForAndARefusalSpendsNothing() {
+    StoreFailure refused = admission.admit(serviceFor("reviewer"), 0, 5);
+
+    assertThat(refused.getMessage()).startsWith("ark://users/executor already has 5 pending questions over every agent it acts for");
+    assertThat(refused.retryAfterSeconds()).isEqualTo(CreateAdmission.PENDING_RETRY_SECONDS);
+    for (int i = 0; i < 6; i++) {
+      assertThat(admitWritten(agent("reviewer"))).as("the refusal took nothing of the agent's own minute").isNull();
+    }
+    assertThat(admission.admit(serviceFor("writer"), 3, 0).getMessage())
+        .as("the agent's own budget still applies").startsWith("ark://agents/writer already has 3 pending questions,");
   }
 }

@@ -1,11 +1,13 @@
 package ark.broker.store;
 
+import ark.broker.question.Attribution;
 import ark.broker.question.Delivery;
 import ark.broker.question.EventType;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Priority;
 import ark.broker.question.Question;
+import ark.broker.question.QuestionAction;
 import ark.broker.question.QuestionEvent;
 import ark.broker.question.QuestionFilter;
 import ark.broker.question.QuestionOrder;
@@ -57,6 +59,24 @@ class QuestionViewTest {
 
     assertThat(view.pendingFrom("ark://agents/a")).isEqualTo(1);
     assertThat(view.pendingFrom("ark://agents/other")).isZero();
+  }
+
+  @Test
+  void countsEachServicesPendingQuestionsForTheAgentsItActsFor() {
+    Attribution executor = new Attribution("ark://users/executor", "service", "token", "ark://agents/a", null, null);
+    Attribution itself = new Attribution("ark://agents/a", "agent", "token", null, null, null);
+    Question forAgent = question("q-1", "ark://users/john", T0, null);
+    view.apply(QuestionEvent.created(forAgent.recording(new QuestionAction(EventType.CREATED, T0, executor, null))), 1);
+    Question asked = question("q-2", "ark://users/john", T0, null);
+    view.apply(QuestionEvent.created(asked.recording(new QuestionAction(EventType.CREATED, T0, itself, null))), 2);
+    assertThat(view.pendingAskedOnBehalfBy("ark://users/executor")).isEqualTo(1);
+    assertThat(view.pendingAskedOnBehalfBy("ark://agents/a")).as("asked as itself").isZero();
+
+    Question first = view.get("q-1");
+    view.apply(QuestionEvent.changed(EventType.ANSWERED, first, first.answer("yes", null, T0)), 3);
+
+    assertThat(view.pendingAskedOnBehalfBy("ark://users/executor")).isZero();
+    assertThat(view.pendingFrom("ark://agents/a")).isEqualTo(1);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package ark.broker.testing;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.clients.admin.Admin;
 import org.testcontainers.DockerClientFactory;
@@ -42,7 +43,9 @@ public interface TestKafka {
         .put("questionsTopic", prefix + ".questions")
         .put("sessionsTopic", prefix + ".sessions")
         .put("workerGroup", prefix + ".workers")
-        .put("workerSessionTimeoutMillis", 3000L));
+        .put("workerSessionTimeoutMillis", 3000L))
+        // One key for the cluster's replicas, as an operator gives them: a stream cut on one resumes on another.
+        .put("mcp", new JsonObject().put("streamTokenKeys", new JsonArray().add(prefix + "-stream-token-key-0123456789abcdef")));
   }
 
   static TestKafka shared() {

@@ -224,16 +224,13 @@ public final class McpServer {
   }
 
   /**
-   * Why {@code session} may not resume the stream of {@code token}, or null if it may: the token must be
-   * of a kind this server resumes, carry exactly the state that kind needs, and be the session's own.
+   * Why a token signed for the session may not be resumed, or null if it may: the token must be of a kind
+   * this server resumes and carry exactly the state that kind needs.
    */
-  String resumeRefusal(McpSession session, StreamToken token) {
+  String resumeRefusal(StreamToken token) {
     McpFeatures.ResumeKind kind = features.resumers.get(token.kind());
     if (kind == null) {
       return "this server resumes no stream of kind '" + token.kind() + "'";
-    }
-    if (!token.session().equals(StreamToken.sessionTag(session.id()))) {
-      return "the event id belongs to a stream of another session";
     }
     if (token.state() == null || !kind.accepts().test(token.state())) {
       return "the event id does not carry what a stream of kind '" + token.kind() + "' needs";

@@ -88,7 +88,7 @@ public final class RequestContext {
    * through the {@link Resumer} registered for {@code kind}, given {@code state}. Call before streaming.
    */
   public void resumable(String kind, JsonNode state) {
-    resumeToken = new StreamToken(requestId, kind, state, meta().get("progressToken"), StreamToken.sessionTag(session.id()));
+    resumeToken = new StreamToken(requestId, kind, state, meta().get("progressToken"));
   }
 
   /** Switches the response to an SSE stream now (a priming event lets the client resume from here). */
@@ -96,7 +96,8 @@ public final class RequestContext {
     if (stream != null || finished) {
       return;
     }
-    String token = resumeToken != null ? resumeToken.encode() : server.nextStreamToken();
+    String token = resumeToken != null
+        ? resumeToken.encode(server.settings().streamTokenKeys(), session) : server.nextStreamToken();
     stream = new SseChannel(response, token);
     stream.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), server.settings().sseRetryMillis());
     heartbeatTimer = server.everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);

@@ -17,9 +17,11 @@ import java.util.List;
  *     capabilities included); subscriptions are bounded by the next two
  * @param maxSubscriptionsPerSession resources one session may subscribe to
  * @param maxSubscriptionUriLength the longest URI a session may subscribe to
+ * @param streamTokenKeys the keys that sign the tokens in event ids, so only the session they were issued to
+ *     resumes a stream; the same on every replica
  */
 public record ServerSettings(String path, long bodyLimitBytes, List<String> allowedHosts,
                              long sseRetryMillis, long heartbeatMillis, long clientRequestTimeoutMillis,
                              long sessionSaveMillis, int maxSessionBytes, int maxSubscriptionsPerSession,
-                             int maxSubscriptionUriLength) {
+                             int maxSubscriptionUriLength, StreamTokenKeys streamTokenKeys) {
 }

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -16,18 +14,22 @@ import java.util.regex.Pattern;
  * client whose stream was cut resumes with GET and Last-Event-ID on any replica, even one that has
  * never seen the request. Standalone GET streams use the token {@code g}.
  *
- * <p>Clients can forge tokens, so {@link #decode} accepts only exactly the fields a token has, and the
- * server checks the kind, the state (its resumer's shape) and the session before it resumes anything.
+ * <p>A token is {@code <payload>.<mac>}: the payload is base64url JSON, the MAC an HMAC by the
+ * {@link StreamTokenKeys} over the payload, the session's id and the session's owner. Clients can forge
+ * anything else, so {@link #decode} accepts only a payload signed for the very session (and principal) that
+ * resumes, with exactly the fields a token has; the server then checks the kind and the state (its resumer's
+ * shape), and the resumer decides again, as a read would, whether the caller may see what it names.
  *
  * @param progressToken the request's progress token, so a resumed stream keeps reporting progress
- * @param session the {@link #sessionTag tag} of the session whose stream it is
  */
-public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonNode progressToken, String session) {
+public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonNode progressToken) {
   public static final String STANDALONE = "g";
-  private static final Set<String> FIELDS = Set.of("i", "k", "s", "p", "n");
+  private static final Set<String> FIELDS = Set.of("i", "k", "s", "p");
   private static final Pattern SEQUENCE = Pattern.compile("[0-9]{1,18}");
+  private static final String NOT_ISSUED = "its stream part is not a token this server issued to this session";
 
-  public String encode() {
+  /** The token, signed for {@code session}. */
+  String encode(StreamTokenKeys keys, McpSession session) {
     ObjectNode json = McpJson.object();
     json.set("i", requestId);
     json.put("k", kind);
@@ -37,8 +39,9 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonN
     if (progressToken != null) {
       json.set("p", progressToken);
     }
-    json.put("n", session);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(McpJson.write(json).getBytes(StandardCharsets.UTF_8));
+    String payload = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(McpJson.write(json).getBytes(StandardCharsets.UTF_8));
+    return payload + "." + keys.sign(payload, session);
   }
 
   /** Whether the event id is one of a standalone GET stream, {@code g.<sequence>}. */
@@ -47,23 +50,26 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonN
   }
 
   /**
-   * The token of an event id of a resumable request stream.
+   * The token of an event id of a resumable request stream that this server issued to {@code session}.
    *
    * @throws IllegalArgumentException saying why the event id is not one (for the client: no stack trace)
    */
-  public static StreamToken decode(String eventId) {
-    int dot = eventId.lastIndexOf('.');
-    if (dot <= 0 || !SEQUENCE.matcher(eventId.substring(dot + 1)).matches()) {
-      throw refused("it is not <stream>.<sequence>");
+  static StreamToken decode(String eventId, StreamTokenKeys keys, McpSession session) {
+    String[] parts = eventId.split("\\.", -1);
+    if (parts.length != 3 || !SEQUENCE.matcher(parts[2]).matches()) {
+      throw refused("it is not <stream>.<signature>.<sequence>");
+    }
+    if (!keys.verifies(parts[0], parts[1], session)) {
+      throw refused(NOT_ISSUED);
     }
     JsonNode json;
     try {
-      json = McpJson.MAPPER.readTree(Base64.getUrlDecoder().decode(eventId.substring(0, dot)));
+      json = McpJson.MAPPER.readTree(Base64.getUrlDecoder().decode(parts[0]));
     } catch (java.io.IOException | IllegalArgumentException e) {
-      throw refused("its stream part is not a token this server issued");
+      throw refused(NOT_ISSUED);
     }
     if (json == null || !json.isObject()) {
-      throw refused("its stream part is not a token this server issued");
+      throw refused(NOT_ISSUED);
     }
     json.fieldNames().forEachRemaining(field -> {
       if (!FIELDS.contains(field)) {
@@ -73,30 +79,16 @@ public record StreamToken(JsonNode requestId, String kind, JsonNode state, JsonN
     JsonNode id = json.get("i");
     JsonNode kind = json.get("k");
     JsonNode progress = json.get("p");
-    JsonNode session = json.get("n");
     if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
       throw refused("its token has no request id");
     }
-    if (kind == null || !kind.isTextual() || session == null || !session.isTextual()) {
-      throw refused("its token has no kind or session");
+    if (kind == null || !kind.isTextual()) {
+      throw refused("its token has no kind");
     }
     if (progress != null && !(progress.isTextual() || progress.isNumber())) {
       throw refused("its token's progress token is neither a string nor a number");
     }
-    return new StreamToken(id, kind.textValue(), json.get("s"), progress, session.textValue());
-  }
-
-  /**
-   * What a token says of its session: the start of a hash of the id, so a token names its session
-   * without carrying the secret id itself.
-   */
-  public static String sessionTag(String sessionId) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
+    return new StreamToken(id, kind.textValue(), json.get("s"), progress);
   }
 
   private static IllegalArgumentException refused(String why) {

@@ -1,6 +1,8 @@
 package ark.broker.mcp.protocol;
 
 import ark.broker.web.HostPolicy;
+import ark.broker.web.RateLimitedWarning;
+import ark.broker.web.RequestAuthority;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
@@ -32,6 +34,8 @@ public final class StreamableHttpEndpoint {
   private final ServerSettings settings;
   private final HostPolicy hosts;
   private final ClientAuthentication authentication;
+  /** A page rebinding its DNS name can send many: one line a period says that it happens, and for which host. */
+  private final RateLimitedWarning refusedHosts = new RateLimitedWarning(LOG);
 
   public StreamableHttpEndpoint(McpServer server, ClientAuthentication authentication) {
     this.server = server;
@@ -53,13 +57,14 @@ public final class StreamableHttpEndpoint {
         "Request body larger than " + settings.bodyLimitBytes() + " bytes"));
   }
 
-  private void checkHost(RoutingContext ctx) {
-    // HTTP/2 has no Host header; its :authority plays the part.
-    var authority = ctx.request().authority();
-    String host = authority == null ? null : authority.host() + (authority.port() > 0 ? ":" + authority.port() : "");
-    String refusal = hosts.refusal(host, ctx.request().getHeader("Origin"));
+  /**
+   * Refuses (403) a request for a host (its {@code Host}, or its absolute-form target's) or from a browser origin
+   * the endpoint does not answer to; for the endpoint, and for what names it, such as its metadata.
+   */
+  public void checkHost(RoutingContext ctx) {
+    String refusal = hosts.refusal(RequestAuthority.of(ctx.request()), ctx.request().getHeader("Origin"));
     if (refusal != null) {
-      LOG.warn("MCP request refused: {}", refusal);
+      refusedHosts.warn(() -> "MCP request refused: " + refusal);
       refuse(ctx.response(), 403, JsonRpcError.TRANSPORT, "Forbidden: " + refusal);
       return;
     }
@@ -189,13 +194,16 @@ public final class StreamableHttpEndpoint {
     });
   }
 
-  /** Finishes a cut request stream; a token that is not exactly one this session may resume gets 400, and no stream. */
+  /**
+   * Finishes a cut request stream; a token that is not exactly one this server issued to this session (and its
+   * principal) gets 400 with a JSON-RPC error, and no stream.
+   */
   private void resume(RoutingContext ctx, McpSession session, String lastEventId) {
     StreamToken token;
     String refusal;
     try {
-      token = StreamToken.decode(lastEventId);
-      refusal = server.resumeRefusal(session, token);
+      token = StreamToken.decode(lastEventId, settings.streamTokenKeys(), session);
+      refusal = server.resumeRefusal(token);
     } catch (IllegalArgumentException e) {
       token = null;
       refusal = e.getMessage();
