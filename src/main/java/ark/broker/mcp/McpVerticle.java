@@ -81,7 +81,7 @@ public final class McpVerticle extends VerticleBase {
         Timer.builder("ark_broker_mcp_requests")
             .description("MCP requests by method and outcome, including how long waiting calls waited")
             // Clients choose method names: only known ones become tags, so metrics stay bounded.
-            .tag("method", McpServer.METHODS.contains(method) ? method : "other")
+            .tag("method", mcp.answers(method) ? method : "other")
             .tag("outcome", failed ? "error" : "ok")
             .publishPercentileHistogram()
             .register(meters)

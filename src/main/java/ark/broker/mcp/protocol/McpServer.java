@@ -15,15 +15,16 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.Set;
 
 /**
- * The MCP protocol, transport aside: the lifecycle, every method of revision 2025-11-25 and the
- * per-replica state of live connections (requests in flight, standalone streams, requests sent to
- * clients). Durable session state lives in the {@link SessionRepository}. One event loop only.
+ * The MCP protocol, transport aside: the lifecycle and every method of revision 2025-11-25, from one table.
+ * Durable session state lives in the {@link SessionRepository}; what this replica holds of connected clients
+ * (requests in flight, standalone streams) in {@link LiveSessions}. One event loop only.
  */
 public final class McpServer {
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
@@ -34,23 +35,21 @@ public final class McpServer {
   private final McpFeatures features;
   private final SessionRepository sessions;
   private final Clock clock;
-  private final Map<String, RequestContext> inFlight = new HashMap<>();
-  private final Map<String, Promise<JsonNode>> awaitingClient = new HashMap<>();
-  private final Map<String, StandaloneStream> standalone = new HashMap<>();
-  /** The sessions with a standalone stream here, by each URI they subscribed to: a change looks up its few. */
-  private final Map<String, java.util.Set<String>> subscribers = new HashMap<>();
+  private final LiveSessions live;
   private final RequestObserver observer;
+  /** Every request method this server answers, each with what answers it; anything else gets -32601. */
+  private final Map<String, Method> methods;
   /** Sessions being saved as in use right now, so concurrent requests do not save them again. */
-  private final java.util.Set<String> marking = new java.util.HashSet<>();
-  private long counter;
-  /** Set when this replica stops serving: streams that clients resume elsewhere are cut as soon as they open. */
-  private boolean stopping;
+  private final Set<String> marking = new HashSet<>();
 
-  /** The request methods this server answers (anything else gets -32601). */
-  public static final java.util.Set<String> METHODS = java.util.Set.of("ping", "logging/setLevel", "tools/list",
-      "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
-      "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "tasks/get", "tasks/result",
-      "tasks/list", "tasks/cancel", "resume");
+  /** What answers one request method. */
+  @FunctionalInterface
+  private interface Method {
+    Future<JsonNode> answer(RequestContext ctx);
+  }
+
+  /** The method name of a request that finishes a cut stream, for metrics and logs. */
+  static final String RESUME = "resume";
 
   /** Told of every finished request, for metrics. */
   @FunctionalInterface
@@ -66,10 +65,50 @@ public final class McpServer {
     this.sessions = sessions;
     this.clock = clock;
     this.observer = observer;
+    this.live = new LiveSessions(vertx, settings);
+    this.methods = methodTable();
+  }
+
+  /**
+   * The methods of revision 2025-11-25, in one table. The server answers its own (ping, the session's log level and
+   * subscriptions); the features answer the rest, and their failures are told to clients as the features translate
+   * them.
+   */
+  private Map<String, Method> methodTable() {
+    Map<String, Method> table = new LinkedHashMap<>();
+    table.put("ping", ctx -> Future.succeededFuture(McpJson.object()));
+    table.put("logging/setLevel", this::setLogLevel);
+    table.put("resources/subscribe", ctx -> subscribe(ctx, true));
+    table.put("resources/unsubscribe", ctx -> subscribe(ctx, false));
+    Map<String, Method> offered = new LinkedHashMap<>();
+    offered.put("tools/list", ctx -> listed(ctx, "tools", features.tools.values().stream().map(Tool::definition).toList()));
+    offered.put("tools/call", this::callTool);
+    offered.put("resources/list", this::listResources);
+    offered.put("resources/templates/list", ctx -> listed(ctx, "resourceTemplates",
+        features.resources.stream().flatMap(p -> p.templates().stream()).toList()));
+    offered.put("resources/read", this::readResource);
+    offered.put("prompts/list", ctx -> listed(ctx, "prompts", features.prompts.values().stream().map(Prompt::definition).toList()));
+    offered.put("prompts/get", this::getPrompt);
+    offered.put("completion/complete", this::complete);
+    offered.put("tasks/get", ctx -> tasks(ctx).get(ctx, taskId(ctx)).map(JsonNode.class::cast));
+    offered.put("tasks/result", ctx -> tasks(ctx).result(ctx, taskId(ctx)).map(JsonNode.class::cast));
+    offered.put("tasks/list", ctx -> tasks(ctx).list(ctx, cursor(ctx)).map(JsonNode.class::cast));
+    offered.put("tasks/cancel", ctx -> tasks(ctx).cancel(ctx, taskId(ctx)).map(JsonNode.class::cast));
+    offered.forEach((name, method) -> table.put(name, ctx -> translated(method.answer(ctx))));
+    return Map.copyOf(table);
+  }
+
+  /** Whether {@code method} is one this server answers (a cut stream's resumption counts as {@code resume}). */
+  public boolean answers(String method) {
+    return methods.containsKey(method) || method.equals(RESUME);
   }
 
   Vertx vertx() {
     return vertx;
+  }
+
+  LiveSessions live() {
+    return live;
   }
 
   ServerSettings settings() {
@@ -92,7 +131,7 @@ public final class McpServer {
     String version = ProtocolVersions.negotiate(requested);
     Instant now = clock.instant();
     McpSession session = new McpSession(newSessionId(), identity.owner(), version, McpJson.write(clientInfo), McpJson.write(capabilities),
-        null, java.util.Set.of(), now, now);
+        null, Set.of(), now, now);
     int size = session.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     if (size > settings.maxSessionBytes()) {
       LOG.warn("MCP initialize refused: its session would take {} bytes, more than the {} allowed", size,
@@ -133,10 +172,8 @@ public final class McpServer {
    * even when their client sends nothing new: mark them so, every save period.
    */
   public void keepOpenSessionsAlive() {
-    java.util.Set<String> open = new java.util.HashSet<>(standalone.keySet());
-    inFlight.values().forEach(ctx -> open.add(ctx.session().id()));
     // The copies held by requests may be out of date: mark the session as it is now.
-    open.forEach(id -> sessions.find(id).onSuccess(current -> {
+    live.inUse().forEach(id -> sessions.find(id).onSuccess(current -> {
       if (current != null) {
         used(current);
       }
@@ -145,7 +182,7 @@ public final class McpServer {
 
   Future<Void> endSession(McpSession session) {
     return sessions.delete(session.id()).onSuccess(deleted -> {
-      sessionEnded(session.id());
+      live.sessionEnded(session.id());
       LOG.info("MCP session {} ended by the client", abbreviate(session.id()));
     });
   }
@@ -159,11 +196,10 @@ public final class McpServer {
 
   /** Runs a request and answers it through its context. */
   void run(RequestContext ctx, Future<JsonNode> work) {
-    String key = key(ctx.session().id(), ctx.requestId());
     long started = System.nanoTime();
-    inFlight.put(key, ctx);
+    live.started(ctx);
     work.onComplete(done -> {
-      inFlight.remove(key, ctx);
+      live.finished(ctx);
       long nanos = System.nanoTime() - started;
       // The client first: a waiting call's result should not wait for the metrics.
       if (done.succeeded()) {
@@ -176,40 +212,16 @@ public final class McpServer {
   }
 
   Future<JsonNode> dispatch(RequestContext ctx) {
+    Method method = methods.get(ctx.method());
+    if (method == null) {
+      return Future.failedFuture(JsonRpcError.methodNotFound(ctx.method()));
+    }
     try {
-      return switch (ctx.method()) {
-        case "ping" -> Future.succeededFuture(McpJson.object());
-        case "logging/setLevel" -> setLogLevel(ctx);
-        case "resources/subscribe" -> subscribe(ctx, true);
-        case "resources/unsubscribe" -> subscribe(ctx, false);
-        case "initialize" -> throw new JsonRpcError(JsonRpcError.INVALID_REQUEST,
-            "Invalid Request: this session is already initialized", null);
-        default -> translated(offered(ctx));
-      };
+      return method.answer(ctx);
     } catch (RuntimeException e) {
       // A feature may refuse before it returns a future (a caller it will not act for): translated the same.
       return translated(Future.failedFuture(e));
     }
-  }
-
-  /** The methods the features answer. */
-  private Future<JsonNode> offered(RequestContext ctx) {
-    return switch (ctx.method()) {
-      case "tools/list" -> listed(ctx, "tools", features.tools.values().stream().map(Tool::definition).toList());
-      case "tools/call" -> callTool(ctx);
-      case "resources/list" -> listResources(ctx);
-      case "resources/templates/list" -> listed(ctx, "resourceTemplates",
-          features.resources.stream().flatMap(p -> p.templates().stream()).toList());
-      case "resources/read" -> readResource(ctx);
-      case "prompts/list" -> listed(ctx, "prompts", features.prompts.values().stream().map(Prompt::definition).toList());
-      case "prompts/get" -> getPrompt(ctx);
-      case "completion/complete" -> complete(ctx);
-      case "tasks/get" -> tasks(ctx).get(ctx, taskId(ctx)).map(JsonNode.class::cast);
-      case "tasks/result" -> tasks(ctx).result(ctx, taskId(ctx)).map(JsonNode.class::cast);
-      case "tasks/list" -> tasks(ctx).list(ctx, cursor(ctx)).map(JsonNode.class::cast);
-      case "tasks/cancel" -> tasks(ctx).cancel(ctx, taskId(ctx)).map(JsonNode.class::cast);
-      default -> throw JsonRpcError.methodNotFound(ctx.method());
-    };
   }
 
   /**
@@ -252,10 +264,8 @@ public final class McpServer {
   void notification(McpSession session, JsonRpcMessage message) {
     if ("notifications/cancelled".equals(message.method())) {
       JsonNode requestId = message.params().get("requestId");
-      RequestContext running = requestId == null ? null : inFlight.remove(key(session.id(), requestId));
-      if (running != null) {
+      if (requestId != null && live.cancel(session.id(), requestId)) {
         LOG.debug("MCP request {} cancelled by the client", requestId);
-        running.cancel();
       }
     }
     // notifications/initialized, roots/list_changed and the like need no action here.
@@ -263,7 +273,7 @@ public final class McpServer {
 
   /** A client's answer to a request we sent it. */
   void clientResponse(McpSession session, JsonRpcMessage message) {
-    Promise<JsonNode> waiting = awaitingClient.remove(key(session.id(), message.id()));
+    Promise<JsonNode> waiting = live.answered(session.id(), message.id());
     if (waiting == null) {
       LOG.debug("MCP response for unknown request {} ignored", message.id());
     } else if (message.error() != null) {
@@ -274,55 +284,18 @@ public final class McpServer {
     }
   }
 
-  Future<JsonNode> sendToClient(String sessionId, String method, ObjectNode params, Consumer<JsonNode> send) {
-    JsonNode id = McpJson.MAPPER.getNodeFactory().textNode("s" + (++counter));
-    String key = key(sessionId, id);
-    Promise<JsonNode> answer = Promise.promise();
-    awaitingClient.put(key, answer);
-    long timer = vertx.setTimer(settings.clientRequestTimeoutMillis(), t -> {
-      if (awaitingClient.remove(key) != null) {
-        answer.fail(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "the client did not answer " + method + " in time", null));
-      }
-    });
-    send.accept(JsonRpcMessage.request(id, method, params));
-    return answer.future().onComplete(done -> vertx.cancelTimer(timer));
+  /** Requests running now on this replica (waiting ones included). */
+  public int requestsInFlight() {
+    return live.requestsInFlight();
   }
 
-  // ---- standalone GET streams and notifications ----
-
-  private record StandaloneStream(SseChannel channel, long heartbeat, McpSession session) {
-  }
-
-  boolean hasStandaloneStream(String sessionId) {
-    return standalone.containsKey(sessionId);
-  }
-
-  void openStandalone(McpSession session, HttpServerResponse response) {
-    SseChannel channel = new SseChannel(response, StreamToken.STANDALONE);
-    channel.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), settings.sseRetryMillis());
-    long heartbeat = everySoOften(settings.heartbeatMillis(), channel::heartbeat);
-    standalone.put(session.id(), new StandaloneStream(channel, heartbeat, session));
-    subscribe(session);
-    response.closeHandler(closed -> closeStandalone(session.id()));
+  public int standaloneStreams() {
+    return live.standaloneStreams();
   }
 
   /** Sends a notification on the session's standalone stream, if it has one on this replica. */
   public boolean notifySession(String sessionId, String method, JsonNode params) {
-    StandaloneStream stream = standalone.get(sessionId);
-    if (stream == null) {
-      return false;
-    }
-    stream.channel.send(JsonRpcMessage.notification(method, params));
-    return true;
-  }
-
-  /** Requests running now on this replica (waiting ones included). */
-  public int requestsInFlight() {
-    return inFlight.size();
-  }
-
-  public int standaloneStreams() {
-    return standalone.size();
+    return live.notifySession(sessionId, method, params);
   }
 
   /**
@@ -330,84 +303,25 @@ public final class McpServer {
    * session on this replica subscribed to it.
    */
   public void resourceUpdated(String uri) {
-    java.util.Set<String> sessionIds = subscribers.get(uri);
-    if (sessionIds != null) {
-      ObjectNode params = McpJson.object().put("uri", uri);
-      // A copy: a stream found closed while writing leaves the index meanwhile.
-      List.copyOf(sessionIds).forEach(id -> notifySession(id, "notifications/resources/updated", params));
-    }
+    live.resourceUpdated(uri);
   }
 
   /** Another replica (or this one) changed a session: keep the copy its stream uses current. */
   public void sessionChanged(McpSession session) {
-    StandaloneStream stream = standalone.get(session.id());
-    if (stream != null) {
-      unsubscribe(stream.session);
-      standalone.put(session.id(), new StandaloneStream(stream.channel, stream.heartbeat, session));
-      subscribe(session);
-    }
-  }
-
-  private void subscribe(McpSession session) {
-    session.subscriptions().forEach(uri -> subscribers.computeIfAbsent(uri, key -> new java.util.LinkedHashSet<>()).add(session.id()));
-  }
-
-  private void unsubscribe(McpSession session) {
-    session.subscriptions().forEach(uri -> subscribers.computeIfPresent(uri, (key, ids) -> {
-      ids.remove(session.id());
-      return ids.isEmpty() ? null : ids;
-    }));
-  }
-
-  /**
-   * This replica stops serving: standalone streams end, and the streams of waiting calls that can be resumed are
-   * cut, now and as soon as any other opens, so their clients reconnect with their last event id (through a load
-   * balancer, to another replica) and finish there. Other requests run on.
-   */
-  public void stopServing() {
-    stopping = true;
-    List.copyOf(standalone.keySet()).forEach(this::closeStandalone);
-    List.copyOf(inFlight.values()).forEach(RequestContext::cutIfResumable);
-  }
-
-  boolean stopping() {
-    return stopping;
+    live.sessionChanged(session);
   }
 
   /** The session ended (perhaps on another replica): close what this replica holds of it. */
   public void sessionEnded(String sessionId) {
-    closeStandalone(sessionId);
-    // A cancelled request finishes at once and leaves inFlight itself: collect them before cancelling any.
-    List<String> ended = inFlight.keySet().stream().filter(key -> key.startsWith(sessionId + "/")).toList();
-    ended.forEach(key -> {
-      RequestContext request = inFlight.remove(key);
-      if (request != null) {
-        request.cancel();
-      }
-    });
-  }
-
-  private void closeStandalone(String sessionId) {
-    StandaloneStream stream = standalone.remove(sessionId);
-    if (stream != null) {
-      unsubscribe(stream.session);
-      vertx.cancelTimer(stream.heartbeat);
-      stream.channel.end();
-    }
+    live.sessionEnded(sessionId);
   }
 
   /**
-   * A periodic timer whose first run falls anywhere in the first period. Thousands of streams opened
-   * together would otherwise tick together, and a burst of thousands of writes delays every answer
-   * that arrives meanwhile.
+   * This replica stops serving: standalone streams end, and the streams of waiting calls that can be resumed are
+   * cut, so their clients resume them elsewhere. Other requests run on.
    */
-  long everySoOften(long periodMillis, Runnable action) {
-    long first = 1 + java.util.concurrent.ThreadLocalRandom.current().nextLong(periodMillis);
-    return vertx.setPeriodic(first, periodMillis, id -> action.run());
-  }
-
-  String nextStreamToken() {
-    return "r" + (++counter);
+  public void stopServing() {
+    live.stopServing();
   }
 
   // ---- methods ----
@@ -534,7 +448,7 @@ public final class McpServer {
   }
 
   private Future<Void> saveSession(McpSession session) {
-    return sessions.save(session).onSuccess(saved -> sessionChanged(session));
+    return sessions.save(session).onSuccess(saved -> live.sessionChanged(session));
   }
 
   private JsonRpcError asRpcError(Throwable failure, RequestContext ctx) {
@@ -543,10 +457,6 @@ public final class McpServer {
     }
     LOG.error("MCP {} failed in session {}", ctx.method(), abbreviate(ctx.session().id()), failure);
     return new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "Internal error", null);
-  }
-
-  private static String key(String sessionId, JsonNode requestId) {
-    return sessionId + "/" + (requestId.isTextual() ? "s:" + requestId.textValue() : "n:" + requestId.asText());
   }
 
   private static String newSessionId() {

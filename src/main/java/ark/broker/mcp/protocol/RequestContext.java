@@ -97,11 +97,11 @@ public final class RequestContext {
       return;
     }
     String token = resumeToken != null
-        ? resumeToken.encode(server.settings().streamTokenKeys(), session) : server.nextStreamToken();
+        ? resumeToken.encode(server.settings().streamTokenKeys(), session) : server.live().nextStreamToken();
     stream = new SseChannel(response, token);
     stream.open(ProtocolVersions.sendsPrimingEvents(session.protocolVersion()), server.settings().sseRetryMillis());
-    heartbeatTimer = server.everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);
-    if (server.stopping()) {
+    heartbeatTimer = server.live().everySoOften(server.settings().heartbeatMillis(), stream::heartbeat);
+    if (server.live().stopping()) {
       cutIfResumable();
     }
   }
@@ -157,12 +157,12 @@ public final class RequestContext {
       return Future.failedFuture(new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "request already ended", null));
     }
     stream();
-    return server.sendToClient(session.id(), requestMethod, requestParams, stream::send);
+    return server.live().askClient(session.id(), requestMethod, requestParams, stream::send);
   }
 
   /** Runs {@code action} periodically while the request runs (first time at a random point of the first period). */
   public long periodically(long periodMillis, Runnable action) {
-    return server.everySoOften(periodMillis, action);
+    return server.live().everySoOften(periodMillis, action);
   }
 
   public void onCancel(Runnable handler) {

@@ -186,10 +186,10 @@ public final class StreamableHttpEndpoint {
       String lastEventId = request.getHeader("Last-Event-ID");
       if (lastEventId != null && !StreamToken.isStandalone(lastEventId)) {
         resume(ctx, session, lastEventId);
-      } else if (server.hasStandaloneStream(session.id())) {
+      } else if (server.live().hasStandaloneStream(session.id())) {
         refuse(response, 409, JsonRpcError.TRANSPORT, "Conflict: this session already has a standalone SSE stream");
       } else {
-        server.openStandalone(session, response);
+        server.live().openStandalone(session, response);
       }
     });
   }
