@@ -11,7 +11,7 @@ import ark.broker.channel.ChannelVerticle;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.kube.KubeSettings;
-import ark.broker.kube.QueryStatusVerticle;
+import ark.broker.kube.KubeVerticle;
 import ark.broker.log.EventLog;
 import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
@@ -179,7 +179,7 @@ public final class Main {
     // After the store: its first full pass reads the view.
     KubeSettings kubeSettings = KubeSettings.from(config.getJsonObject("kube"));
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
-        new QueryStatusVerticle(kubeSettings, questionStore, meters)));
+        new KubeVerticle(kubeSettings, questionStore, meters)));
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);

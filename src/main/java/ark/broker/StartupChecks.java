@@ -2,8 +2,8 @@ package ark.broker;
 
 import ark.broker.auth.AuthSettings;
 import ark.broker.auth.Authenticators;
+import ark.broker.edge.ListenAddress;
 import ark.broker.log.FileEventLog;
-import ark.broker.web.ListenAddress;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;

@@ -13,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,29 +23,12 @@ class ImportRulesTest {
   private static final Path MAIN = Path.of("src/main/java");
   /** The top-level package: Main and ConfigLoader wire everything, and nothing but the tests may use them. */
   private static final String TOP = "ark.broker";
-  /**
-   * Leaf toolkits every room may use, which use nothing of the broker: the keyed work queue and backoff (reconcile),
-   * the HTTP servers' pieces (web), and log lines that client text cannot break (logging).
-   */
-  private static final Set<String> SHARED = Set.of("reconcile", "web", "logging");
-
-  /** Each room and the other rooms it may use (besides itself, the shared {@link #SHARED} packages, and the JDK and libraries). */
-  private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
-      entry("question", Set.of()),
-      entry("wire", Set.of("question")),
-      entry("bus", Set.of("question", "auth")),
-      entry("log", Set.of("question")),
-      entry("store", Set.of("question", "wire", "log", "bus", "auth")),
-      entry("worker", Set.of("bus")),
-      entry("auth", Set.of("question")),
-      entry("http", Set.of("question", "wire", "bus", "auth")),
-      entry("mcp", Set.of("question", "wire", "bus", "auth", "mcp.protocol")),
-      entry("kube", Set.of("question", "wire", "bus", "auth")),
-      entry("channel", Set.of("question", "wire", "bus", "auth")),
-      entry("mcp.protocol", Set.of()),
-      entry("reconcile", Set.of()),
-      entry("web", Set.of()),
-      entry("logging", Set.of()));
+  /** The rules, as docs/architecture.md states them for readers. */
+  private static final Path RULES = Path.of("docs/architecture.md");
+  /** Toolkits every room may use, which use nothing of the broker (the line after the table names them). */
+  private static final Set<String> SHARED = toolkits();
+  /** Each room and the other rooms it may use (besides itself, the toolkits, and the JDK and libraries). */
+  private static final Map<String, Set<String>> MAY_USE = rooms();
 
   /** Libraries a room must not use, by package prefix: the domain is plain Java. */
   private static final Map<String, List<String>> MUST_NOT_USE = Map.of("question", List.of("io.vertx."));
@@ -83,6 +65,30 @@ class ImportRulesTest {
   }
 
   @Test
+  void everyPackageSaysWhatItOwnsAndEveryRoomHasItsRule() throws IOException {
+    Set<String> rooms = new TreeSet<>();
+    try (Stream<Path> dirs = Files.walk(MAIN.resolve("ark/broker"))) {
+      for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+        boolean hasCode;
+        try (Stream<Path> files = Files.list(dir)) {
+          hasCode = files.anyMatch(file -> file.toString().endsWith(".java"));
+        }
+        if (hasCode) {
+          assertThat(dir.resolve("package-info.java")).as("what %s owns", dir).exists();
+          String room = roomOf(MAIN.relativize(dir).toString().replace('/', '.'));
+          if (!room.equals(TOP)) {
+            rooms.add(room);
+          }
+        }
+      }
+    }
+
+    Set<String> ruled = new TreeSet<>(MAY_USE.keySet());
+    ruled.addAll(SHARED);
+    assertThat(ruled).as("the rooms of %s", RULES).isEqualTo(rooms);
+  }
+
+  @Test
   void importsAndQualifiedNamesCountButCommentsAndStringsDoNot() {
     String code = withoutCommentsAndLiterals("""
         package ark.broker.http;
@@ -110,6 +116,46 @@ class ImportRulesTest {
     assertThat(mayUse("mcp.protocol", roomOf("ark.broker.mcp"))).isFalse();
     assertThat(mayUse("kube", roomOf(TOP))).isFalse();
     assertThat(mayUse(TOP, roomOf("ark.broker.kube"))).isTrue();
+  }
+
+  /** The table's rows: {@code | `room` | what it owns | `other`, `other` |} (a dash for none). */
+  private static Map<String, Set<String>> rooms() {
+    Map<String, Set<String>> rules = new java.util.TreeMap<>();
+    Pattern row = Pattern.compile("^\\| `([\\w.]+)` \\|[^|]*\\|([^|]*)\\|$");
+    for (String line : rulesText().lines().toList()) {
+      Matcher matched = row.matcher(line);
+      if (matched.matches()) {
+        Set<String> uses = new TreeSet<>();
+        Matcher used = Pattern.compile("`([\\w.]+)`").matcher(matched.group(2));
+        while (used.find()) {
+          uses.add(used.group(1));
+        }
+        rules.put(matched.group(1), uses);
+      }
+    }
+    assertThat(rules).as("the rooms table of %s", RULES).isNotEmpty();
+    return rules;
+  }
+
+  /** The rooms named in the line that starts "Toolkits any room may use". */
+  private static Set<String> toolkits() {
+    String text = rulesText();
+    int at = text.indexOf("Toolkits any room may use");
+    assertThat(at).as("the toolkits line of %s", RULES).isNotNegative();
+    Set<String> toolkits = new TreeSet<>();
+    Matcher named = Pattern.compile("`([\\w.]+)` \\(").matcher(text.substring(at, text.indexOf("\n\n", at)));
+    while (named.find()) {
+      toolkits.add(named.group(1));
+    }
+    return toolkits;
+  }
+
+  private static String rulesText() {
+    try {
+      return Files.readString(RULES);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static boolean mayUse(String room, String used) {

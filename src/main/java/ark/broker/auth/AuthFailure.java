@@ -50,7 +50,7 @@ public final class AuthFailure extends RuntimeException {
     return new AuthFailure(400, INVALID_REQUEST, message);
   }
 
-  static AuthFailure forbidden(String message) {
+  public static AuthFailure forbidden(String message) {
     return new AuthFailure(403, null, message);
   }
 

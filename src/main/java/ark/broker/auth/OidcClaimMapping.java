@@ -1,6 +1,6 @@
 package ark.broker.auth;
 
-import ark.broker.web.RateLimitedWarning;
+import ark.broker.edge.RateLimitedWarning;
 import com.nimbusds.jwt.JWTClaimsSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package ark.broker.bus;
 
-import ark.broker.web.ConnectionLimits;
+import ark.broker.edge.ConnectionLimits;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

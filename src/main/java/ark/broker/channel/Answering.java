@@ -1,11 +1,11 @@
 package ark.broker.channel;
 
+import ark.broker.access.QuestionAccess;
 import ark.broker.auth.Actor;
 import ark.broker.auth.AuthFailure;
 import ark.broker.auth.AuthMethod;
 import ark.broker.auth.Principal;
 import ark.broker.auth.PrincipalKind;
-import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.InboundResponse;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;

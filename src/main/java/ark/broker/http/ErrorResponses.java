@@ -1,7 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.bus.StoreFailure;
-import ark.broker.web.MalformedRequests;
+import ark.broker.edge.MalformedRequests;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;

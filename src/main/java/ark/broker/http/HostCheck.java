@@ -1,7 +1,7 @@
 package ark.broker.http;
 
-import ark.broker.web.HostPolicy;
-import ark.broker.web.RequestAuthority;
+import ark.broker.edge.HostPolicy;
+import ark.broker.edge.RequestAuthority;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 

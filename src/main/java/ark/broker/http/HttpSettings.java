@@ -1,6 +1,6 @@
 package ark.broker.http;
 
-import ark.broker.web.ServerLimits;
+import ark.broker.edge.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;

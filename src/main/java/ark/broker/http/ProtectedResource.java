@@ -1,7 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.auth.Authenticators;
-import ark.broker.web.RequestAuthority;
+import ark.broker.edge.RequestAuthority;
 import io.vertx.ext.web.RoutingContext;
 
 /**

@@ -1,8 +1,8 @@
 package ark.broker.http;
 
+import ark.broker.access.QuestionAccess;
 import ark.broker.auth.Actor;
 import ark.broker.auth.Principal;
-import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.question.Question;

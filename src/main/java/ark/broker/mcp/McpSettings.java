@@ -1,8 +1,8 @@
 package ark.broker.mcp;
 
 import ark.broker.bus.SessionIdle;
+import ark.broker.edge.ServerLimits;
 import ark.broker.mcp.protocol.ServerSettings;
-import ark.broker.web.ServerLimits;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;

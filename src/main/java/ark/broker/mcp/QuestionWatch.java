@@ -1,7 +1,7 @@
 package ark.broker.mcp;
 
+import ark.broker.access.QuestionAccess;
 import ark.broker.auth.Actor;
-import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.QuestionStore;
 import ark.broker.mcp.protocol.JsonRpcError;

@@ -1,7 +1,7 @@
 package ark.broker.store;
 
+import ark.broker.access.QuestionAccess;
 import ark.broker.auth.Actor;
-import ark.broker.auth.QuestionAccess;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.Messages.Changes;

@@ -276,7 +276,7 @@ class QueryStatusTest extends AgainstMockCluster {
   private static ListAppender<ILoggingEvent> captureLog() {
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();
-    ((Logger) LoggerFactory.getLogger(QueryStatusVerticle.class)).addAppender(appender);
+    ((Logger) LoggerFactory.getLogger(KubeVerticle.class)).addAppender(appender);
     return appender;
   }
 }

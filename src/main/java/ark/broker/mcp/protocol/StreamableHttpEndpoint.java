@@ -1,8 +1,8 @@
 package ark.broker.mcp.protocol;
 
-import ark.broker.web.HostPolicy;
-import ark.broker.web.RateLimitedWarning;
-import ark.broker.web.RequestAuthority;
+import ark.broker.edge.HostPolicy;
+import ark.broker.edge.RateLimitedWarning;
+import ark.broker.edge.RequestAuthority;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;

@@ -1,4 +1,4 @@
-package ark.broker.web;
+package ark.broker.edge;
 
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.Eventually;

@@ -1,4 +1,4 @@
-package ark.broker.web;
+package ark.broker.edge;
 
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;

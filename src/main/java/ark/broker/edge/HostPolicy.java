@@ -1,4 +1,4 @@
-package ark.broker.web;
+package ark.broker.edge;
 
 import java.net.URI;
 import java.util.List;

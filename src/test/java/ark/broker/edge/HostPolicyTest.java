@@ -1,4 +1,4 @@
-package ark.broker.web;
+package ark.broker.edge;
 
 import org.junit.jupiter.api.Test;
 

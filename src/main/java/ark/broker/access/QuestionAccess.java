@@ -1,5 +1,9 @@
-package ark.broker.auth;
+package ark.broker.access;
 
+import ark.broker.auth.Actor;
+import ark.broker.auth.AuthFailure;
+import ark.broker.auth.AuthMethod;
+import ark.broker.auth.Principal;
 import ark.broker.question.Audience;
 import ark.broker.question.NewQuestion;
 import ark.broker.question.Question;

@@ -42,8 +42,8 @@ import java.util.concurrent.Callable;
  * broker was watching). Only the worker replica patches. Queries in a terminal phase get no new question shown.
  * It also hosts {@link A2ATaskApprovals}, which turns Ark's approvals into questions, with the same client.
  */
-public final class QueryStatusVerticle extends VerticleBase {
-  private static final Logger LOG = LoggerFactory.getLogger(QueryStatusVerticle.class);
+public final class KubeVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(KubeVerticle.class);
 
   /** What one reconciliation of one Query came to; counted for operators. */
   private enum Outcome { PATCHED, UNCHANGED, TERMINAL, MISSING, UNWATCHED, FAILED }
@@ -71,11 +71,11 @@ public final class QueryStatusVerticle extends VerticleBase {
   private final Set<QueryRef> reportedMissing = new HashSet<>();
   private final Set<String> reportedUnwatched = new HashSet<>();
 
-  public QueryStatusVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters) {
+  public KubeVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters) {
     this(settings, store, meters, Clock.systemUTC());
   }
 
-  QueryStatusVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters, Clock clock) {
+  KubeVerticle(KubeSettings settings, QuestionStore store, MeterRegistry meters, Clock clock) {
     this.settings = settings;
     this.store = store;
     this.meters = meters;

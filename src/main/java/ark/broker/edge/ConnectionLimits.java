@@ -1,4 +1,4 @@
-package ark.broker.web;
+package ark.broker.edge;
 
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
