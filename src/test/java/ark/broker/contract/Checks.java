@@ -10,8 +10,11 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What the contract checks share: fresh ids, the error envelope, the bodies Ark's callers send. */
-final class Checks {
+/**
+ * What the contract checks share: fresh ids, the error envelope, the bodies Ark's callers send (which the load
+ * generator, {@code ark.broker.bench.ArkBrokerLoad}, sends too).
+ */
+public final class Checks {
   /** Upstream's message timestamps: ISO-8601 UTC with milliseconds (JavaScript's toISOString). */
   static final String ISO_MILLIS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
   static final String UUID_TEXT = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -71,17 +74,17 @@ final class Checks {
   }
 
   /** {@code POST /messages}'s body as the Go executor sends it. */
-  static String messages(String conversation, String query, JsonObject... messages) {
+  public static String messages(String conversation, String query, JsonObject... messages) {
     return new JsonObject().put("conversation_id", conversation).put("query_id", query)
         .put("messages", new JsonArray(List.of((Object[]) messages))).encode();
   }
 
-  static JsonObject chat(String role, String content) {
+  public static JsonObject chat(String role, String content) {
     return new JsonObject().put("role", role).put("content", content);
   }
 
   /** An OpenAI chat.completion.chunk with an {@code ark} block, as the executors stream them. */
-  static JsonObject chunk(String query, String content) {
+  public static JsonObject chunk(String query, String content) {
     return new JsonObject().put("id", query).put("object", "chat.completion.chunk").put("created", 1).put("model", "m")
         .put("choices", new JsonArray().add(new JsonObject().put("index", 0)
             .put("delta", new JsonObject().put("content", content))))
@@ -98,7 +101,7 @@ final class Checks {
    * An operation event as Ark's controller posts it ({@code BrokerEventEmitter}): {@code data} is a string map with
    * the Query's UID, name, namespace and session, and the operation's own timestamp.
    */
-  static JsonObject controllerEvent(String reason, String queryUid, String queryName, String session, Instant at) {
+  public static JsonObject controllerEvent(String reason, String queryUid, String queryName, String session, Instant at) {
     String timestamp = at.toString();
     return new JsonObject().put("timestamp", timestamp).put("eventType", reason.endsWith("Error") ? "Warning" : "Normal")
         .put("reason", reason).put("message", reason + " (timestamp: " + timestamp + ")")
