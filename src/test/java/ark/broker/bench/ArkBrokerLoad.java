@@ -332,8 +332,14 @@ public final class ArkBrokerLoad {
     long timer = vertx.setPeriodic(Math.max(1, 1000L / options.pacedRate()), tick -> {
       long n = next.incrementAndGet();
       JsonObject event = Checks.controllerEvent("LLMCallStart", "uid-" + run + "-" + n, "q-" + n, session, Instant.now());
-      event.getJsonObject("data").put("sentNanos", Long.toString(System.nanoTime()));
-      send(writer, HttpMethod.POST, "/events", "application/json", event.encode(), 201);
+      // Stamped once a connection is there to send it: the generator's own queue is not the broker's latency.
+      writer.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/events")
+              .putHeader("Content-Type", "application/json"))
+          .compose(request -> {
+            event.getJsonObject("data").put("sentNanos", Long.toString(System.nanoTime()));
+            return request.send(event.encode());
+          })
+          .compose(response -> answered(response, 201));
     });
     ProcessCpu.Used used = paced.measure();
     vertx.cancelTimer(timer);

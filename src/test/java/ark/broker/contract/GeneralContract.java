@@ -1,6 +1,7 @@
 package ark.broker.contract;
 
 import ark.broker.testing.TestBroker.Response;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -116,5 +117,33 @@ public interface GeneralContract extends ContractCheck {
         "/events?cursor=-1", "/messages?cursor=abc"}) {
       assertError(ark().get(path), 400, "VALIDATION_ERROR");
     }
+  }
+
+  @BeyondUpstream("/openapi.json is partial (built from JSDoc): no GET /messages, /memory-status, events, sessions,"
+      + " traces nor /v1/traces")
+  default void theOpenApiDocumentDescribesEveryArkRoute() throws Exception {
+    Response response = ark().get("/openapi.json");
+    assertThat(response.status()).isEqualTo(200);
+    JsonObject document = response.json();
+    assertThat(document.getString("openapi")).startsWith("3.");
+    java.util.Set<String> described = new java.util.TreeSet<>();
+    document.getJsonObject("paths").forEach(path -> ((JsonObject) path.getValue()).fieldNames().forEach(method ->
+        described.add(method.toUpperCase(java.util.Locale.ROOT) + " " + path.getKey().replaceAll("\\{[^}]*}", "{}"))));
+    assertThat(described).contains("GET /health", "GET /readyz",
+        "POST /messages", "GET /messages", "DELETE /messages", "GET /memory-status",
+        "GET /conversations", "POST /conversations", "DELETE /conversations", "GET /conversations/{}",
+        "DELETE /conversations/{}", "DELETE /conversations/{}/queries/{}/messages", "DELETE /queries/{}/messages",
+        "GET /stream", "DELETE /stream", "GET /stream/{}", "POST /stream/{}", "POST /stream/{}/complete",
+        "POST /events", "GET /events", "DELETE /events", "GET /events/{}", "DELETE /events/{}",
+        "GET /sessions", "POST /sessions", "DELETE /sessions", "GET /sessions/{}",
+        "GET /traces", "DELETE /traces", "GET /traces/{}", "POST /v1/traces");
+  }
+
+  @BeyondUpstream("no /metrics in 0.1.67 (prom-client came later)")
+  default void metricsAreServedInThePrometheusTextFormat() throws Exception {
+    Response response = ark().get("/metrics");
+    assertThat(response.status()).isEqualTo(200);
+    assertThat(response.header("Content-Type")).containsAnyOf("text/plain", "application/openmetrics-text");
+    assertThat(response.body()).contains("# TYPE ");
   }
 }

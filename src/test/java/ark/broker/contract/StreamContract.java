@@ -109,16 +109,16 @@ public interface StreamContract extends ContractCheck {
     java.util.concurrent.CompletableFuture<EventStreamLines> opening = readFromBeginning(ark(), query);
     try (RawExchange post = RawExchange.chunkedPost(ark().base(), "/stream/" + query, "application/x-ndjson")) {
       post.line(chunk(query, "one").encode());
-      EventStreamLines reader = opened(opening);
-      assertThat(reader.nextJson()).isEqualTo(chunk(query, "one"));
-      post.line(chunk(query, "two").encode());
-      assertThat(reader.nextJson()).isEqualTo(chunk(query, "two"));
-      RawExchange.Answer answer = post.finish(PROMPTLY);
-      assertThat(answer.status()).isEqualTo(200);
-      assertThat(answer.json().getInteger("chunks_received")).isEqualTo(2);
-      assertThat(complete(ark(), query).status()).isEqualTo(200);
-      assertChunksThenDone(reader, List.of());
-      reader.close();
+      try (EventStreamLines reader = opened(opening)) {
+        assertThat(reader.nextJson()).isEqualTo(chunk(query, "one"));
+        post.line(chunk(query, "two").encode());
+        assertThat(reader.nextJson()).isEqualTo(chunk(query, "two"));
+        RawExchange.Answer answer = post.finish(PROMPTLY);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.json().getInteger("chunks_received")).isEqualTo(2);
+        assertThat(complete(ark(), query).status()).isEqualTo(200);
+        assertChunksThenDone(reader, List.of());
+      }
     }
   }
 
