@@ -15,9 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * generator, {@code ark.broker.bench.ArkBrokerLoad}, sends too).
  */
 public final class Checks {
-  /** Upstream's message timestamps: ISO-8601 UTC with milliseconds (JavaScript's toISOString). */
-  static final String ISO_MILLIS = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
-  static final String UUID_TEXT = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+  /** An ISO-8601 UTC timestamp, as JavaScript's Date parses it (upstream writes milliseconds: toISOString). */
+  static final String ISO_INSTANT = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z";
 
   private Checks() {
   }
@@ -28,8 +27,9 @@ public final class Checks {
   }
 
   /**
-   * The error envelope {@code {"error":{"code","message","requestId"}}} with {@code status} and {@code code}, as JSON,
-   * its requestId the response's X-Request-ID; returns the error's message.
+   * The error envelope {@code {"error":{"code","message","requestId"}}} with {@code status} and upstream's
+   * {@code code} (VALIDATION_ERROR, PAGINATION_ERROR, NOT_FOUND: no caller branches on it, but issue 26 asks for the
+   * same envelope), as JSON, its requestId the response's X-Request-ID; returns the error's message.
    */
   static String assertError(Response response, int status, String code) {
     assertThat(response.status()).as("status of %s", response).isEqualTo(status);

@@ -60,8 +60,8 @@ public interface SessionsContract extends EventsContract {
     assertThat(read.getString("name")).isEqualTo(session.substring("session-".length()));
     assertThat(read.getString("status")).isEqualTo("idle");
     assertThat(read.getInteger("errorCount")).isZero();
-    assertThat(read.getString("createdAt")).matches(Checks.ISO_MILLIS);
-    assertThat(read.getString("lastActivity")).matches(Checks.ISO_MILLIS);
+    assertThat(read.getString("createdAt")).matches(Checks.ISO_INSTANT);
+    assertThat(read.getString("lastActivity")).matches(Checks.ISO_INSTANT);
     JsonObject query = read.getJsonObject("queries").getJsonObject("q-1");
     assertThat(query.getString("name")).isEqualTo("q-1");
     assertThat(query.getString("namespace")).isEqualTo("default");
@@ -69,7 +69,7 @@ public interface SessionsContract extends EventsContract {
     assertThat(query.getString("agent")).isEqualTo("agent-q-1");
     assertThat(query.getString("targetType")).isEqualTo("agent");
     assertThat(query.getString("phase")).isEqualTo("done");
-    assertThat(query.getString("completedAt")).matches(Checks.ISO_MILLIS);
+    assertThat(query.getString("completedAt")).matches(Checks.ISO_INSTANT);
     JsonObject conversation = read.getJsonArray("conversations").getJsonObject(0);
     assertThat(conversation.getString("conversationId")).isEqualTo("conv-q-1");
     assertThat(conversation.getString("name")).isEqualTo("agent-q-1");

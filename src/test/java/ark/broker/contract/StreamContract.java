@@ -242,7 +242,7 @@ public interface StreamContract extends ContractCheck {
     assertThat(items).hasSize(3);
     for (JsonObject item : items) {
       assertThat(item.fieldNames()).containsExactlyInAnyOrder("sequenceNumber", "timestamp", "data");
-      assertThat(item.getString("timestamp")).matches(Checks.ISO_MILLIS);
+      assertThat(item.getString("timestamp")).matches(Checks.ISO_INSTANT);
     }
     assertThat(items.get(0).getJsonObject("data"))
         .isEqualTo(new JsonObject().put("queryId", query).put("chunk", chunk(query, "a")));
