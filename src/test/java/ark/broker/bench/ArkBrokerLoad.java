@@ -50,6 +50,9 @@ public final class ArkBrokerLoad {
   private static final int CHUNKS_PER_SINGLE_STREAM = 50;
   private static final int PACED_STREAMS = 4;
   private static final int SPANS_PER_REQUEST = 10;
+  /** The controller's events come 64 or so per Query, a few Queries per session (upstream's projection walks them). */
+  private static final int EVENTS_PER_QUERY = 64;
+  private static final int QUERIES_PER_SESSION = 10;
 
   private final Options options;
   private final Vertx vertx = Vertx.vertx();
@@ -312,8 +315,9 @@ public final class ArkBrokerLoad {
     AtomicLong next = new AtomicLong();
     ClosedLoop.Result result = closedLoop((client, step) -> {
       long n = next.incrementAndGet();
-      JsonObject event = Checks.controllerEvent(n % 2 == 0 ? "LLMCallComplete" : "LLMCallStart", "uid-" + run + "-" + n / 64,
-          "q-" + n / 64, "bench-" + run + "-" + client, Instant.now());
+      long query = n / EVENTS_PER_QUERY;
+      JsonObject event = Checks.controllerEvent(n % 2 == 0 ? "LLMCallComplete" : "LLMCallStart", "uid-" + run + "-" + query,
+          "q-" + run + "-" + query, "bench-" + run + "-" + query / QUERIES_PER_SESSION, Instant.now());
       return send(writer, HttpMethod.POST, "/events", "application/json", event.encode(), 201).map(body -> 1L);
     });
     report("Event writes (POST /events as the controller sends them)", result, "events/s", "≥ 2,800/s");
@@ -330,8 +334,9 @@ public final class ArkBrokerLoad {
         .await(10, TimeUnit.SECONDS));
     AtomicLong next = new AtomicLong();
     long timer = vertx.setPeriodic(Math.max(1, 1000L / options.pacedRate()), tick -> {
-      long n = next.incrementAndGet();
-      JsonObject event = Checks.controllerEvent("LLMCallStart", "uid-" + run + "-" + n, "q-" + n, session, Instant.now());
+      long query = next.incrementAndGet() / EVENTS_PER_QUERY;
+      JsonObject event = Checks.controllerEvent("LLMCallStart", "uid-" + run + "-" + query, "q-" + query, session,
+          Instant.now());
       // Stamped once a connection is there to send it: the generator's own queue is not the broker's latency.
       writer.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/events")
               .putHeader("Content-Type", "application/json"))
