@@ -8,8 +8,11 @@ import ark.broker.bus.SessionIdle;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
+import ark.broker.log.LogBackedView;
+import ark.broker.log.RecordCodec;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
+import ark.broker.wire.QuestionJson;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -76,7 +79,9 @@ public final class SessionStoreVerticle extends VerticleBase implements McpSessi
 
   @Override
   public Future<?> start() {
-    sessionLog = new LogBackedView<>(vertx, log, "sessions", SessionEvent.class, SessionEvent::restated, settings, meters);
+    sessionLog = new LogBackedView<>(vertx, log, "sessions",
+        RecordCodec.json(QuestionJson.logReader(SessionEvent.class), QuestionJson.LOG_WRITER), SessionEvent::restated,
+        settings.snapshotEveryEvents(), settings.readBackTimeoutMillis(), meters);
     return sessionLog.open(new LogBackedView.Updates<>() {
       @Override
       public Boolean apply(long position, SessionEvent event) {
@@ -90,11 +95,11 @@ public final class SessionStoreVerticle extends VerticleBase implements McpSessi
       }
 
       @Override
-      public List<LogBackedView.Restatement<SessionEvent>> snapshot() {
-        return sessions.entrySet().stream().map(entry -> new LogBackedView.Restatement<>(entry.getValue().position(),
-            entry.getKey(), new SessionEvent(entry.getKey(), entry.getValue().document(), entry.getValue().owner(), true,
-            entry.getValue().at())))
-            .toList();
+      public LogBackedView.Snapshot<SessionEvent> snapshot(long position) {
+        return new LogBackedView.Snapshot<>(position, sessions.entrySet().stream().map(entry -> new LogBackedView.Restatement<>(
+            entry.getValue().position(), entry.getKey(), new SessionEvent(entry.getKey(), entry.getValue().document(),
+            entry.getValue().owner(), true, entry.getValue().at())))
+            .toList());
       }
     }).map(replayed -> {
       EventBus bus = vertx.eventBus();

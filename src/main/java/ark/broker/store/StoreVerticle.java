@@ -12,7 +12,9 @@ import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
 import ark.broker.log.EventLog;
+import ark.broker.log.LogBackedView;
 import ark.broker.log.LogUnavailableException;
+import ark.broker.log.RecordCodec;
 import ark.broker.question.Attribution;
 import ark.broker.question.Delivery;
 import ark.broker.question.EscalationRule;
@@ -29,6 +31,7 @@ import ark.broker.question.QuestionStatus;
 import ark.broker.question.Reply;
 import ark.broker.reconcile.Backoff;
 import ark.broker.reconcile.PeriodicPass;
+import ark.broker.wire.QuestionJson;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -85,7 +88,9 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   public Future<?> start() {
     registerMeters();
     sessions = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(), Math.max(1, settings.requestTimeoutMillis() / 2));
-    questions = new LogBackedView<>(vertx, log, "questions", QuestionEvent.class, QuestionEvent::restated, settings, meters);
+    questions = new LogBackedView<>(vertx, log, "questions",
+        RecordCodec.json(QuestionJson.logReader(QuestionEvent.class), QuestionJson.LOG_WRITER), QuestionEvent::restated,
+        settings.snapshotEveryEvents(), settings.readBackTimeoutMillis(), meters);
     return questions.open(new LogBackedView.Updates<>() {
       @Override
       public QuestionView.Result apply(long position, QuestionEvent event) {
@@ -93,9 +98,9 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       }
 
       @Override
-      public List<LogBackedView.Restatement<QuestionEvent>> snapshot() {
-        return view.all().stream().map(question -> new LogBackedView.Restatement<>(
-            question.resourceVersion(), question.id(), QuestionEvent.restating(question))).toList();
+      public LogBackedView.Snapshot<QuestionEvent> snapshot(long position) {
+        return new LogBackedView.Snapshot<>(position, view.all().stream().map(question -> new LogBackedView.Restatement<>(
+            question.resourceVersion(), question.id(), QuestionEvent.restating(question))).toList());
       }
     }).map(replayed -> {
       mirrorCounts();

@@ -1,10 +1,6 @@
-package ark.broker.store;
+package ark.broker.log;
 
-import ark.broker.log.EventLog;
 import ark.broker.log.EventLog.LogRecord;
-import ark.broker.wire.QuestionJson;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
@@ -13,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,11 +25,11 @@ import java.util.function.Predicate;
  * @param <E> the record type, JSON in the log
  * @param <R> what applying a record comes to, which its writer learns
  */
-final class LogBackedView<E, R> {
+public final class LogBackedView<E, R> {
   private static final Logger LOG = LoggerFactory.getLogger(LogBackedView.class);
 
   /** What the owner does with the records (as KafkaStore's StoreUpdateHandler). */
-  interface Updates<E, R> {
+  public interface Updates<E, R> {
     /** Applies one record to the owner's state, in log order; the result is what its writer learns. */
     R apply(long position, E record);
 
@@ -43,19 +38,27 @@ final class LogBackedView<E, R> {
       throw new IllegalStateException("a tombstone for " + key + " in a log whose records never end a key");
     }
 
-    /** The live state as records that restate it, for a snapshot; encoded later, off the event loop. */
-    List<Restatement<E>> snapshot();
+    /**
+     * What the log may forget as of {@code position}: records up to a position, in favour of records that restate
+     * the live state they still matter for; encoded later, off the event loop. A store of keyed state restates all
+     * of it and forgets everything up to {@code position}; a store that only appends forgets what has aged out.
+     */
+    Snapshot<E> snapshot(long position);
+  }
+
+  /** What a snapshot keeps: the log forgets records up to {@code upTo}, and {@code entries} stand for them. */
+  public record Snapshot<E>(long upTo, List<Restatement<E>> entries) {
   }
 
   /** One entry of a snapshot: the record restating {@code key} as it stands since {@code position}. */
-  record Restatement<E>(long position, String key, E record) {
+  public record Restatement<E>(long position, String key, E record) {
   }
 
   private final EventLog log;
   private final String name;
-  private final ObjectReader reader;
+  private final RecordCodec<E> codec;
   private final Predicate<E> isRestatement;
-  private final StoreSettings settings;
+  private final long snapshotEveryRecords;
   private final Timer appendTimer;
   private final ReadYourWrites<R> ownWrites;
   /**
@@ -69,6 +72,7 @@ final class LogBackedView<E, R> {
   private Updates<E, R> updates;
   private boolean live;
   private long position;
+  /** Where the newest snapshot was taken (or replayed from): another is due {@code snapshotEveryRecords} later. */
   private long snapshotAt;
   /** The snapshot being written, if any; one at a time. */
   private Future<Void> compaction = Future.succeededFuture();
@@ -76,15 +80,18 @@ final class LogBackedView<E, R> {
   /**
    * @param name the log's name ("questions", "sessions") for metrics and the log
    * @param isRestatement whether a record restates a state rather than changing it (snapshots write such records)
+   * @param snapshotEveryRecords records between two snapshots
+   * @param readBackTimeoutMillis how long a write waits to read its own record back from a shared log before it
+   *     answers that the write is durable but its outcome not yet known
    */
-  LogBackedView(Vertx vertx, EventLog log, String name, Class<E> type, Predicate<E> isRestatement,
-                StoreSettings settings, MeterRegistry meters) {
+  public LogBackedView(Vertx vertx, EventLog log, String name, RecordCodec<E> codec, Predicate<E> isRestatement,
+                       long snapshotEveryRecords, long readBackTimeoutMillis, MeterRegistry meters) {
     this.log = log;
     this.name = name;
-    this.reader = QuestionJson.logReader(type);
+    this.codec = codec;
     this.isRestatement = isRestatement;
-    this.settings = settings;
-    this.ownWrites = new ReadYourWrites<>(vertx, settings.readBackTimeoutMillis());
+    this.snapshotEveryRecords = snapshotEveryRecords;
+    this.ownWrites = new ReadYourWrites<>(vertx, readBackTimeoutMillis);
     this.appendTimer = Timer.builder("ark_broker_log_append")
         .description("Time from handing a record to the log until it is durable")
         .tag("log", name)
@@ -93,7 +100,7 @@ final class LogBackedView<E, R> {
   }
 
   /** Replays the whole log into {@code updates}, then keeps applying new records as they come. */
-  Future<Void> open(Updates<E, R> updates) {
+  public Future<Void> open(Updates<E, R> updates) {
     this.updates = updates;
     return log.open(new EventLog.RecordSink<E>() {
       @Override
@@ -103,7 +110,7 @@ final class LogBackedView<E, R> {
           return own;
         }
         try {
-          return reader.readValue(payload);
+          return codec.decode(payload);
         } catch (IOException e) {
           throw new IllegalStateException("the " + name + " log's record at position " + at + " is unreadable: "
               + e.getMessage(), e);
@@ -123,23 +130,23 @@ final class LogBackedView<E, R> {
   }
 
   /** Whether replay is over: records applied now are news, worth telling others about. */
-  boolean isLive() {
+  public boolean isLive() {
     return live;
   }
 
   /** Appends a record; completes, once this replica applied it, with what applying it came to. */
-  Future<R> append(String key, E record) {
+  public Future<R> append(String key, E record) {
     return written(record, payload -> log.append(key, payload));
   }
 
   /** Ends {@code key}; {@code deletion} is the record for logs that keep no tombstones. */
-  Future<R> remove(String key, E deletion) {
+  public Future<R> remove(String key, E deletion) {
     return written(deletion, payload -> log.remove(key, payload));
   }
 
   /** Writes {@code record} with {@code write}; completes with what applying it came to here. */
   private Future<R> written(E record, Function<byte[], Future<Long>> write) {
-    EncodedRecord encoded = new EncodedRecord(encode(record));
+    EncodedRecord encoded = new EncodedRecord(codec.encode(record));
     ownInFlight.put(encoded, record);
     return ownWrites.await(timed(write.apply(encoded.payload()))).onComplete(done -> ownInFlight.remove(encoded));
   }
@@ -149,14 +156,14 @@ final class LogBackedView<E, R> {
    * learn that in time (then the caller goes on with what it has): how something another replica
    * acknowledged a moment ago is found here too.
    */
-  Future<Void> catchUp() {
+  public Future<Void> catchUp() {
     return log.catchUp().recover(failure -> {
       LOG.debug("Could not catch up with the {} log: {}", name, failure.getMessage());
       return Future.succeededFuture();
     });
   }
 
-  Future<Void> close() {
+  public Future<Void> close() {
     return compaction.eventually(log::close);
   }
 
@@ -174,19 +181,17 @@ final class LogBackedView<E, R> {
   }
 
   private void compactIfDue() {
-    if (!compaction.isComplete() || position - snapshotAt < settings.snapshotEveryEvents()) {
+    if (!compaction.isComplete() || position - snapshotAt < snapshotEveryRecords) {
       return;
     }
-    long upTo = position;
-    compaction = log.compact(upTo, updates.snapshot(),
-            entry -> new LogRecord(entry.position(), entry.key(), encode(entry.record())))
-        .onComplete(done -> {
-          if (done.failed()) {
-            LOG.error("Snapshot of the {} log at {} failed; will try again", name, upTo, done.cause());
-          }
-          // After a failure too: another attempt at once would most likely fail the same way.
-          snapshotAt = done.succeeded() ? upTo : position;
-        });
+    long at = position;
+    // The next one is due a period after this one was taken, whether it succeeds or not (another attempt at once
+    // would most likely fail the same way), and whatever it lets the log forget.
+    snapshotAt = at;
+    Snapshot<E> snapshot = updates.snapshot(at);
+    compaction = log.compact(snapshot.upTo(), snapshot.entries(),
+            entry -> new LogRecord(entry.position(), entry.key(), codec.encode(entry.record())))
+        .onFailure(failure -> LOG.error("Snapshot of the {} log at {} failed; will try again", name, at, failure));
   }
 
   private Future<Long> timed(Future<Long> appended) {
@@ -194,11 +199,5 @@ final class LogBackedView<E, R> {
     return appended.onComplete(done -> sample.stop(appendTimer));
   }
 
-  private byte[] encode(E record) {
-    try {
-      return QuestionJson.LOG_WRITER.writeValueAsBytes(record);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+
 }

@@ -1,6 +1,5 @@
-package ark.broker.store;
+package ark.broker.log;
 
-import ark.broker.log.LogUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

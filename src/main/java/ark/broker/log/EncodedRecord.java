@@ -1,4 +1,4 @@
-package ark.broker.store;
+package ark.broker.log;
 
 import java.util.Arrays;
 import java.util.zip.CRC32C;
