@@ -8,6 +8,8 @@ import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
+import ark.broker.http.ArkApiSettings;
+import ark.broker.http.ArkStores;
 import ark.broker.http.HttpSettings;
 import ark.broker.http.HttpVerticle;
 import ark.broker.kube.KubeSettings;
@@ -20,6 +22,8 @@ import ark.broker.logging.LogFormat;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
+import ark.broker.memory.MemorySettings;
+import ark.broker.memory.MemoryVerticle;
 import ark.broker.question.EscalationRule;
 import ark.broker.store.Budgets;
 import ark.broker.store.SessionStoreVerticle;
@@ -103,14 +107,32 @@ public final class Main {
   }
 
   /**
-   * The log named {@code name} ("questions" or "sessions"): its Kafka topic when replicated (shared by
-   * every replica), else its directory under {@code store.dataDir}.
+   * The log of keyed state named {@code name} ("questions" or "sessions"): its compacted Kafka topic when replicated
+   * (shared by every replica), else its directory under {@code store.dataDir}.
    */
   private static EventLog eventLog(Vertx vertx, JsonObject config, boolean replicated, String name) {
+    return eventLog(vertx, config, replicated, name, null);
+  }
+
+  /**
+   * The log named {@code name}: its Kafka topic when replicated, else its directory under {@code store.dataDir}.
+   *
+   * @param retention null for keyed state (a compacted topic); else what Kafka keeps of a log that is only appended to
+   */
+  private static EventLog eventLog(Vertx vertx, JsonObject config, boolean replicated, String name,
+                                   KafkaLogSettings.Retention retention) {
     JsonObject store = config.getJsonObject("store");
     return replicated
-        ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), name + "Topic"))
+        ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), name + "Topic", retention))
         : new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(name), store.getBoolean("fsync"));
+  }
+
+  /**
+   * What Kafka keeps of a store's topic that only appends: twice what the store itself keeps, so a replica that
+   * replays finds all the others hold (the store drops records itself, alike on every replica).
+   */
+  private static KafkaLogSettings.Retention keptTwice(long maxAgeMillis, long maxBytes) {
+    return new KafkaLogSettings.Retention(2 * maxAgeMillis, 2 * maxBytes);
   }
 
   public static Future<RunningBroker> start(Vertx vertx, JsonObject config) {
@@ -151,12 +173,17 @@ public final class Main {
     McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),
         storeSettings.requestTimeoutMillis());
     Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
+    MemorySettings memorySettings = MemorySettings.from(config.getJsonObject("memory"), store);
+    Future<String> memoryDeployed = vertx.deployVerticle(new MemoryVerticle(eventLog(vertx, config, replicated, "memory",
+        keptTwice(memorySettings.maxAgeMillis(), memorySettings.maxBytes())), memorySettings, Clock.systemUTC(), meters));
+    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")),
+        Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
         Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation"))));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
-      HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, authenticators, meters);
+      HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, arkStores, authenticators, meters);
       httpVerticles.add(verticle);
       return verticle;
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
@@ -182,7 +209,8 @@ public final class Main {
         new KubeVerticle(kubeSettings, questionStore, meters)));
 
     List<Future<String>> deployments = List.of(
-        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed);
+        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed,
+        memoryDeployed);
     // join, not all: a failed start is reported only once every deployment has settled, so the exit that
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)

@@ -13,7 +13,9 @@ public enum AuthMethod {
   /** A signed request from a channel's service (Slack, GitHub): the account that acted, mapped through the directory. */
   CHANNEL,
   /** The broker itself: expiry, channel delivery, Query status. */
-  INTERNAL;
+  INTERNAL,
+  /** No token, but an address in {@code auth.clusterNetworks}: Ark's in-cluster callers, on Ark's broker routes. */
+  NETWORK;
 
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param tokensFile the static tokens file ({@code auth.tokensFile}); empty for none
  * @param tokensCheck how often the tokens file is looked at for changes
  * @param dashboardSignIn the dashboard's own OIDC sign-in, if configured
+ * @param clusterNetworks where Ark's in-cluster callers without a token come from
  */
 public record AuthSettings(AuthMode mode, Optional<Path> tokensFile, Duration tokensCheck, OidcSettings oidc,
-                           Optional<DashboardSignIn> dashboardSignIn) {
+                           Optional<DashboardSignIn> dashboardSignIn, ClusterNetworks clusterNetworks) {
 
   /** Whether any way to authenticate is configured: a tokens file or an OIDC issuer. */
   public boolean configured() {
@@ -34,6 +35,7 @@ public record AuthSettings(AuthMode mode, Optional<Path> tokensFile, Duration to
         tokensFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(tokensFile)),
         Duration.ofMillis(checkMillis),
         OidcSettings.from(auth.getJsonObject("oidc")),
-        DashboardSignIn.from(auth.getJsonObject("oidc")));
+        DashboardSignIn.from(auth.getJsonObject("oidc")),
+        ClusterNetworks.of(auth.getJsonArray("clusterNetworks").stream().map(Object::toString).toList()));
   }
 }

@@ -29,7 +29,7 @@ import java.util.Optional;
 public final class Authenticators {
   private static final Logger LOG = LoggerFactory.getLogger(Authenticators.class);
   private static final Authenticators OPEN = new Authenticators(List.of(), List.of(), List.of(), Duration.ZERO,
-      Optional.empty());
+      Optional.empty(), ClusterNetworks.of(List.of()));
   private static final Grant OPEN_GRANT = new Grant(Principal.ANONYMOUS, AgentPatterns.ANY);
 
   /** Empty when open. */
@@ -40,14 +40,16 @@ public final class Authenticators {
   private final List<String> scopes;
   private final RecentGrants recent;
   private final Optional<DashboardSignIn> dashboardSignIn;
+  private final ClusterNetworks clusterNetworks;
 
   private Authenticators(List<Authenticator> chain, List<String> issuers, List<String> scopes, Duration remembered,
-                         Optional<DashboardSignIn> dashboardSignIn) {
+                         Optional<DashboardSignIn> dashboardSignIn, ClusterNetworks clusterNetworks) {
     this.chain = List.copyOf(chain);
     this.issuers = List.copyOf(issuers);
     this.scopes = List.copyOf(scopes);
     this.recent = new RecentGrants(remembered.toNanos());
     this.dashboardSignIn = dashboardSignIn;
+    this.clusterNetworks = clusterNetworks;
   }
 
   /**
@@ -93,11 +95,12 @@ public final class Authenticators {
     }
     boolean oidc = settings.oidc().configured();
     return new Authenticators(chain, oidc ? List.of(settings.oidc().issuer()) : List.of(),
-        oidc ? settings.oidc().requiredScopes() : List.of(), settings.tokensCheck(), settings.dashboardSignIn());
+        oidc ? settings.oidc().requiredScopes() : List.of(), settings.tokensCheck(), settings.dashboardSignIn(),
+        settings.clusterNetworks());
   }
 
   static Authenticators of(List<Authenticator> chain) {
-    return new Authenticators(chain, List.of(), List.of(), Duration.ZERO, Optional.empty());
+    return new Authenticators(chain, List.of(), List.of(), Duration.ZERO, Optional.empty(), ClusterNetworks.of(List.of()));
   }
 
   /**
@@ -120,6 +123,15 @@ public final class Authenticators {
   /** How the dashboard signs people in at the issuer; empty when it offers only a pasted token, or runs open. */
   public Optional<DashboardSignIn> dashboardSignIn() {
     return dashboardSignIn;
+  }
+
+  /**
+   * Who a request without a token from {@code address} is on the routes of Ark's broker: Ark's in-cluster caller
+   * ({@link ClusterNetworks#PRINCIPAL}) when the address lies in {@code auth.clusterNetworks}; else null, and the
+   * request needs a token like any other (while the broker runs open, every request is anonymous anyway).
+   */
+  public Actor clusterCaller(String address) {
+    return !isOpen() && clusterNetworks.contains(address) ? Actor.as(ClusterNetworks.PRINCIPAL) : null;
   }
 
   /** Whether every request is anonymous: the surfaces then ask for no token (no 401, no challenge). */

@@ -15,6 +15,11 @@ public final class Addresses {
   /** Published {@link Messages.SessionRecord} after every change; a null document means the session ended. */
   public static final String SESSIONS_CHANGED = "sessions.changed";
 
+  /** Conversation memory (Ark's {@code /messages} and {@code /conversations}); it owns the memory log. */
+  public static final BusContract<MemoryStore> MEMORY_STORE = BusContract.of(MemoryStore.class, "memory");
+  /** Published {@link Messages.MemoryAppended}, in sequence order, once each message is durable. */
+  public static final String MEMORY_APPENDED = "memory.appended";
+
   /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */
   public static final String WORKER_STATUS = "worker.status";
   /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */

@@ -17,7 +17,6 @@ import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A service on the event bus, declared once as a Java interface whose operations return futures, the shape of
@@ -99,12 +98,10 @@ public final class BusContract<S> {
 
   /**
    * Serves {@code implementation} on this contract's address, on the caller's event loop, until the consumer is
-   * unregistered.
-   *
-   * @param failures how a failure of the implementation is told to the caller; refusals the caller should see
-   *                 as they are ({@link StoreFailure#of} for most), anything unexpected as an internal error
+   * unregistered. A failure of the implementation reaches the caller as {@link StoreFailure#of} tells it: a refusal
+   * as it is, anything unexpected as an internal error (logged here, its message kept from the caller).
    */
-  public MessageConsumer<Call> serve(EventBus bus, S implementation, Function<Throwable, StoreFailure> failures) {
+  public MessageConsumer<Call> serve(EventBus bus, S implementation) {
     return bus.localConsumer(address, message -> {
       Call call = message.body();
       Method operation = operations.get(call.operation());
@@ -116,17 +113,17 @@ public final class BusContract<S> {
       } catch (IllegalAccessException e) {
         throw new IllegalStateException(e);
       }
-      reply(message, call, outcome, failures);
+      reply(message, call, outcome);
     });
   }
 
-  private void reply(Message<Call> message, Call call, Future<?> outcome, Function<Throwable, StoreFailure> failures) {
+  private void reply(Message<Call> message, Call call, Future<?> outcome) {
     outcome.onComplete(done -> {
       if (done.succeeded()) {
         message.reply(new Result(done.result()));
         return;
       }
-      StoreFailure refusal = failures.apply(done.cause());
+      StoreFailure refusal = StoreFailure.of(done.cause());
       if (refusal.reason() == StoreFailure.Reason.INTERNAL) {
         LOG.error("{}.{} failed{}", contract.getSimpleName(), call.operation(), requestOf(call), done.cause());
         refusal = new StoreFailure(StoreFailure.Reason.INTERNAL, "internal error");

@@ -86,4 +86,12 @@ public final class Messages {
   /** @param graceMillis how long requests still running when the surfaces stop serving may take to finish */
   public record Draining(long graceMillis) {
   }
+
+  /**
+   * A message conversation memory kept, for its watchers.
+   *
+   * @param item the item as every reader gets it, {@code {"timestamp",...,"sequence"}}
+   */
+  public record MemoryAppended(long sequence, String conversationId, byte[] item) implements SequencedItem {
+  }
 }

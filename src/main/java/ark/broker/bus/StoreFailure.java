@@ -1,6 +1,7 @@
 package ark.broker.bus;
 
 import ark.broker.auth.AuthFailure;
+import ark.broker.log.LogUnavailableException;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionConflictException;
 import ark.broker.question.QuestionNotFoundException;
@@ -82,6 +83,10 @@ public final class StoreFailure extends RuntimeException {
   public static StoreFailure of(Throwable failure) {
     if (failure instanceof StoreFailure known) {
       return known;
+    }
+    if (failure instanceof LogUnavailableException) {
+      // The log did not take or confirm the write: the caller may try again.
+      return new StoreFailure(Reason.UNAVAILABLE, failure.getMessage());
     }
     if (failure instanceof InvalidQuestionException) {
       return new StoreFailure(Reason.INVALID, failure.getMessage());

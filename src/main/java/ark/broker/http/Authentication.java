@@ -17,20 +17,33 @@ final class Authentication implements Handler<RoutingContext> {
   private static final String ACTOR = "ark.actor";
 
   private final Authenticators authenticators;
+  private final boolean clusterCallers;
 
-  Authentication(Authenticators authenticators) {
+  /**
+   * @param clusterCallers whether a request without a token from {@code auth.clusterNetworks} is Ark's in-cluster
+   *     caller (the routes of Ark's broker) rather than refused (every other route)
+   */
+  Authentication(Authenticators authenticators, boolean clusterCallers) {
     this.authenticators = authenticators;
+    this.clusterCallers = clusterCallers;
   }
 
   @Override
   public void handle(RoutingContext ctx) {
+    SocketAddress client = ctx.request().remoteAddress();
+    String address = client == null ? null : client.hostAddress();
+    String authorization = ctx.request().getHeader("Authorization");
+    Actor clusterCaller = clusterCallers && authorization == null ? authenticators.clusterCaller(address) : null;
+    if (clusterCaller != null) {
+      accept(ctx, clusterCaller, address);
+      ctx.next();
+      return;
+    }
     // Deciding may take a worker thread's time: the body waits unread for the handlers after this one.
     ctx.request().pause();
-    authenticators.authenticate(ctx.vertx(), ctx.request().getHeader("Authorization"), ctx.request().getHeader(AGENT_HEADER))
+    authenticators.authenticate(ctx.vertx(), authorization, ctx.request().getHeader(AGENT_HEADER))
         .onSuccess(actor -> {
-          SocketAddress client = ctx.request().remoteAddress();
-          ctx.put(ACTOR, actor.from(client == null ? null : client.hostAddress(), ctx.request().getHeader("User-Agent"))
-              .inRequest(RequestLog.requestId(ctx)));
+          accept(ctx, actor, address);
           ctx.request().resume();
           ctx.next();
         })
@@ -44,6 +57,10 @@ final class Authentication implements Handler<RoutingContext> {
           ctx.request().resume();
           ctx.fail(failure);
         });
+  }
+
+  private static void accept(RoutingContext ctx, Actor actor, String address) {
+    ctx.put(ACTOR, actor.from(address, ctx.request().getHeader("User-Agent")).inRequest(RequestLog.requestId(ctx)));
   }
 
   /** Who the request acts as; only for routes behind this handler. */

@@ -17,6 +17,10 @@ final class ErrorResponses {
 
   /** Maps a failed request (a thrown or replied failure, or a status vertx-web chose) to its error. */
   static void handle(RoutingContext ctx) {
+    if (ArkRoutes.owns(ctx.request().path())) {
+      ArkErrors.handle(ctx);
+      return;
+    }
     Throwable failure = ctx.failure();
     StoreFailure.Reason reason = failure == null ? null : StoreFailure.of(failure).reason();
     int status;

@@ -1,6 +1,8 @@
 package ark.broker.http;
 
 import ark.broker.auth.Authenticators;
+import ark.broker.bus.Addresses;
+import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.ServingShutdown;
 import ark.broker.edge.ConnectionLimits;
@@ -25,16 +27,19 @@ import io.vertx.ext.web.handler.StaticHandler;
 public final class HttpVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final QuestionStore store;
+  private final ArkStores ark;
   private final Authenticators authenticators;
   private final PrometheusMeterRegistry meters;
   private final WatchHub hub = new WatchHub();
+  private ArkWatches<Messages.MemoryAppended> memoryWatches;
   private final ServingShutdown shutdown = new ServingShutdown("http");
   private HttpServer server;
 
-  public HttpVerticle(HttpSettings settings, QuestionStore store, Authenticators authenticators,
+  public HttpVerticle(HttpSettings settings, QuestionStore store, ArkStores ark, Authenticators authenticators,
                       PrometheusMeterRegistry meters) {
     this.settings = settings;
     this.store = store;
+    this.ark = ark;
     this.authenticators = authenticators;
     this.meters = meters;
   }
@@ -46,6 +51,8 @@ public final class HttpVerticle extends VerticleBase {
     router.route().handler(new RequestLog(meters, settings.accessLog()));
     BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
     router.get("/healthz").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
+    // Ark's probes (its chart's startup and liveness probes ask /health).
+    router.get("/health").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end("OK"));
     router.get("/readyz").handler(this::ready);
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
@@ -54,7 +61,7 @@ public final class HttpVerticle extends VerticleBase {
     HostCheck hosts = new HostCheck(new HostPolicy(settings.allowedHosts()));
     // The metadata names the resource by the host asked for: only one the API answers to.
     router.get(ProtectedResource.PATH).handler(hosts).handler(ctx -> ProtectedResource.serve(ctx, authenticators));
-    Authentication authentication = new Authentication(authenticators);
+    Authentication authentication = new Authentication(authenticators, false);
     // "/questions/*" matches "/questions" too: naming both ran these twice for every request to the collection.
     for (String path : new String[] {"/questions/*", "/whoami", "/audit"}) {
       router.route(path).handler(hosts).handler(authentication);
@@ -75,6 +82,9 @@ public final class HttpVerticle extends VerticleBase {
     // An emailed answer link: the page (GET) and its form (POST); the token in them is the credential.
     router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
         .handler(channelBody).handler(channelEvents::forward);
+    ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings());
+    memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings().maxWatchesPerLoop());
+    new MemoryRoutes(ark.memory(), ark.settings(), memoryWatches).mount(router, arkRoutes);
     // The dashboard: one page that lists and answers questions through this same API.
     router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
         .handler(StaticHandler.create("webroot").setCachingEnabled(false));
@@ -84,6 +94,7 @@ public final class HttpVerticle extends VerticleBase {
     }
     ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
     return hub.start(vertx, settings.heartbeatSeconds())
+        .compose(flowing -> memoryWatches.start(vertx))
         .compose(flowing -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(
             limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
@@ -99,9 +110,13 @@ public final class HttpVerticle extends VerticleBase {
   /** Watches end with a word on why, and EventSource clients reconnect (to another replica) from their last id. */
   @Override
   public Future<?> stop() {
-    return shutdown.stop(server, () -> hub.endAll(SseFrames.opening(
-            "closing: this server is shutting down; reconnect with Last-Event-ID", QuestionRoutes.RETRY_MILLIS)))
-        .eventually(hub::stop);
+    return shutdown.stop(server, () -> {
+      hub.endAll(SseFrames.opening("closing: this server is shutting down; reconnect with Last-Event-ID",
+          QuestionRoutes.RETRY_MILLIS));
+      memoryWatches.endAll();
+    })
+        .eventually(hub::stop)
+        .eventually(memoryWatches::stop);
   }
 
   /**

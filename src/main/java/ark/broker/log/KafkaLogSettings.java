@@ -14,13 +14,28 @@ import java.util.Map;
  * @param requestTimeoutMillis how long one request to Kafka may take, and sending may block
  * @param deliveryTimeoutMillis how long an append may take in all, retries included, before it fails
  * @param catchUpTimeoutMillis how long a replica waits to catch up before it answers from what it has
+ * @param retention null for a topic of keyed state, which Kafka compacts (questions, sessions); else how long and
+ *     how much a topic that is only appended to keeps, which Kafka deletes by age and size
  */
 public record KafkaLogSettings(String bootstrapServers, String topic, int replicationFactor,
                                long minCompactionLagMillis, long requestTimeoutMillis, long deliveryTimeoutMillis,
-                               long lingerMillis, long catchUpTimeoutMillis) {
+                               long lingerMillis, long catchUpTimeoutMillis, Retention retention) {
 
-  /** @param topicKey the key in the {@code kafka} section that names this log's topic */
+  /**
+   * What Kafka keeps of a topic that is only appended to: somewhat more than the store's own retention, so a
+   * replica that replays finds everything the others still hold (the store drops records itself, in the same way
+   * on every replica; Kafka only reclaims the space after it).
+   */
+  public record Retention(long millis, long bytes) {
+  }
+
+  /** @param topicKey the key in the {@code kafka} section that names this log's topic, a compacted one */
   public static KafkaLogSettings from(JsonObject kafka, String topicKey) {
+    return from(kafka, topicKey, null);
+  }
+
+  /** @param retention how long and how much Kafka keeps of a topic that is only appended to */
+  public static KafkaLogSettings from(JsonObject kafka, String topicKey, Retention retention) {
     return new KafkaLogSettings(
         kafka.getString("bootstrapServers"),
         kafka.getString(topicKey),
@@ -29,7 +44,8 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
         kafka.getLong("requestTimeoutMillis"),
         kafka.getLong("deliveryTimeoutMillis"),
         kafka.getLong("lingerMillis"),
-        kafka.getLong("catchUpTimeoutMillis"));
+        kafka.getLong("catchUpTimeoutMillis"),
+        retention);
   }
 
   /** Setting up the topic at start may wait for a cluster that is still starting. */

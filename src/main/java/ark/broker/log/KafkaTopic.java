@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The topic a {@link KafkaEventLog} lives in: created if missing, and refused if it exists but would
- * lose state (records deleted by age) or order (more than one partition). Blocking: run on a worker.
+ * The topic a {@link KafkaEventLog} lives in: created if missing, and refused if it exists but would lose state
+ * (keyed state deleted by age, or records only appended compacted by key) or order (more than one partition).
+ * Blocking: run on a worker.
  */
 final class KafkaTopic {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaTopic.class);
@@ -45,12 +46,14 @@ final class KafkaTopic {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     Config config = admin.describeConfigs(List.of(resource)).all().get(timeout, TimeUnit.MILLISECONDS).get(resource);
     ConfigEntry policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-    String value = policy == null ? "delete" : policy.value();
-    if (!TopicConfig.CLEANUP_POLICY_COMPACT.equals(value.replace(" ", ""))) {
-      throw new IllegalStateException("Kafka topic " + topic + " has cleanup.policy=" + value
-          + "; the broker needs cleanup.policy=compact, or Kafka deletes questions and sessions by age. Fix it with"
-          + " kafka-configs.sh --alter --entity-type topics --entity-name " + topic
-          + " --add-config cleanup.policy=compact, or name another topic in the kafka section");
+    String value = policy == null ? "delete" : policy.value().replace(" ", "");
+    String needed = settings.retention() == null ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
+    if (!needed.equals(value)) {
+      throw new IllegalStateException("Kafka topic " + topic + " has cleanup.policy=" + value + "; the broker needs"
+          + " cleanup.policy=" + needed + (settings.retention() == null
+              ? ", or Kafka deletes questions and sessions by age" : ", or Kafka keeps only the newest record of a key")
+          + ". Fix it with kafka-configs.sh --alter --entity-type topics --entity-name " + topic
+          + " --add-config cleanup.policy=" + needed + ", or name another topic in the kafka section");
     }
   }
 
@@ -88,12 +91,17 @@ final class KafkaTopic {
   private static void create(Admin admin, KafkaLogSettings settings) throws Exception {
     Optional<Short> replication = settings.replicationFactor() > 0
         ? Optional.of((short) settings.replicationFactor()) : Optional.empty();
-    NewTopic topic = new NewTopic(settings.topic(), Optional.of(1), replication).configs(Map.of(
-        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-        TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis())));
+    KafkaLogSettings.Retention retention = settings.retention();
+    NewTopic topic = new NewTopic(settings.topic(), Optional.of(1), replication).configs(retention == null
+        ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+            TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis()))
+        : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+            TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.millis()),
+            TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(retention.bytes())));
     try {
       admin.createTopics(List.of(topic)).all().get(settings.setupTimeoutMillis(), TimeUnit.MILLISECONDS);
-      LOG.info("Created Kafka topic {} (one partition, compacted)", settings.topic());
+      LOG.info("Created Kafka topic {} (one partition, {})", settings.topic(), retention == null ? "compacted"
+          : "records kept " + retention.millis() / 1000 + " s and " + retention.bytes() + " bytes");
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("Kafka topic " + settings.topic() + " could not be created: "

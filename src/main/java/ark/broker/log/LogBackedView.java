@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -30,7 +31,7 @@ public final class LogBackedView<E, R> {
 
   /** What the owner does with the records (as KafkaStore's StoreUpdateHandler). */
   public interface Updates<E, R> {
-    /** Applies one record to the owner's state, in log order; the result is what its writer learns. */
+    /** Applies one record to the owner's state, in log order; the result (never null) is what its writer learns. */
     R apply(long position, E record);
 
     /** The record that a tombstone of {@code key} stands for. */
@@ -169,7 +170,7 @@ public final class LogBackedView<E, R> {
 
   private void onRecord(long at, E record) {
     position = Math.max(position, at);
-    R outcome = updates.apply(at, record);
+    R outcome = Objects.requireNonNull(updates.apply(at, record), "what applying a record came to");
     if (!live) {
       if (isRestatement.test(record)) {
         snapshotAt = at;

@@ -103,7 +103,7 @@ public final class SessionStoreVerticle extends VerticleBase implements McpSessi
       }
     }).map(replayed -> {
       EventBus bus = vertx.eventBus();
-      Addresses.MCP_SESSION_STORE.serve(bus, this, StoreVerticle::refusal);
+      Addresses.MCP_SESSION_STORE.serve(bus, this);
       if (!idleTimeout.isZero()) {
         long period = SessionIdle.period(idleTimeout).toMillis();
         idleSessions = new PeriodicPass(vertx, "Ending idle MCP sessions", period, new Backoff(period, period),

@@ -105,7 +105,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
     }).map(replayed -> {
       mirrorCounts();
       EventBus bus = vertx.eventBus();
-      Addresses.QUESTION_STORE.serve(bus, this, StoreVerticle::refusal);
+      Addresses.QUESTION_STORE.serve(bus, this);
       upkeep = new PeriodicPass(vertx, "Follow-up and repair pass", settings.expiryCheckMillis(),
           new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
             followUpsDue();
@@ -129,11 +129,6 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   // ---- commands ----
 
-  /** A failure of the log is one the caller may retry; the rest are as the domain and access decisions say. */
-  static StoreFailure refusal(Throwable failure) {
-    return failure instanceof LogUnavailableException
-        ? new StoreFailure(StoreFailure.Reason.UNAVAILABLE, failure.getMessage()) : StoreFailure.of(failure);
-  }
 
   @Override
   public Future<Created> create(Actor actor, NewQuestion command) {

@@ -135,7 +135,8 @@ class AuthenticatorsTest {
     Path file = dir.resolve("tokens.json");
     AuthSettings everyFifthOfASecond = settings(file.toString(), "auto");
     everyFifthOfASecond = new AuthSettings(everyFifthOfASecond.mode(), everyFifthOfASecond.tokensFile(),
-        java.time.Duration.ofMillis(200), everyFifthOfASecond.oidc(), everyFifthOfASecond.dashboardSignIn());
+        java.time.Duration.ofMillis(200), everyFifthOfASecond.oidc(), everyFifthOfASecond.dashboardSignIn(),
+        everyFifthOfASecond.clusterNetworks());
     Authenticators remembering = Authenticators.configured(everyFifthOfASecond);
     Vertx vertx = Vertx.vertx();
     try {

@@ -72,7 +72,7 @@ class BusContractTest {
   void aClientCallsTheOperationsTheOwnerServesAndGetsTheirResults() throws Exception {
     BusContract<Notes> contract = BusContract.of(Notes.class, "notes.results");
     NotesInMemory owner = new NotesInMemory();
-    contract.serve(vertx.eventBus(), owner, StoreFailure::of).completion().await(10, TimeUnit.SECONDS);
+    contract.serve(vertx.eventBus(), owner).completion().await(10, TimeUnit.SECONDS);
     Notes client = contract.client(vertx.eventBus(), 10_000);
 
     client.put("a", "first").await(10, TimeUnit.SECONDS);
@@ -86,7 +86,7 @@ class BusContractTest {
   @Test
   void refusalsArriveAsStoreFailuresAndBugsAsInternalErrorsWithoutTheirMessage() throws Exception {
     BusContract<Notes> contract = BusContract.of(Notes.class, "notes.failures");
-    contract.serve(vertx.eventBus(), new NotesInMemory(), StoreFailure::of).completion().await(10, TimeUnit.SECONDS);
+    contract.serve(vertx.eventBus(), new NotesInMemory()).completion().await(10, TimeUnit.SECONDS);
     Notes client = contract.client(vertx.eventBus(), 10_000);
 
     StoreFailure notFound = catchThrowableOfType(StoreFailure.class, () -> client.get("nope").await(10, TimeUnit.SECONDS));

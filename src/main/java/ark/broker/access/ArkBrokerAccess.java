@@ -1,0 +1,26 @@
+package ark.broker.access;
+
+import ark.broker.auth.Actor;
+import ark.broker.auth.AuthFailure;
+import ark.broker.auth.Principal;
+import ark.broker.auth.PrincipalKind;
+
+/**
+ * Who may use the stores of Ark's broker (memory, streams, events, sessions, traces): Ark's own services, which
+ * write and read every Query's data, and admins. A service's token proves it; Ark's in-cluster callers that cannot
+ * send one (the controller, ark-api) come from the cluster networks the configuration trusts. Agents and people
+ * reach questions, not these stores.
+ */
+public final class ArkBrokerAccess {
+  private ArkBrokerAccess() {
+  }
+
+  /** Refuses (403) an actor that is neither a service nor an admin. */
+  public static void require(Actor actor) {
+    Principal principal = actor.principal();
+    if (principal.kind() != PrincipalKind.SERVICE && !principal.isAdmin()) {
+      throw AuthFailure.forbidden(principal.name() + " is " + principal.kind().wireName() + ": only services and admins"
+          + " use the stores of Ark's broker (memory, streams, events, sessions, traces)");
+    }
+  }
+}

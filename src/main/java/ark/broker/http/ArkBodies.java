@@ -1,0 +1,125 @@
+package ark.broker.http;
+
+import ark.broker.wire.QuestionJson;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The JSON bodies of Ark's broker routes, checked as upstream's schemas check them: every field's problem named as
+ * {@code "<field>: <what is wrong>"}, all of them in one message, nothing written unless all is well.
+ */
+final class ArkBodies {
+  private final ObjectNode body;
+  private final List<String> problems = new ArrayList<>();
+
+  private ArkBodies(ObjectNode body) {
+    this.body = body;
+  }
+
+  /** The request's JSON object; a body of another type, not JSON or not an object is a validation error. */
+  static ArkBodies of(RoutingContext ctx) {
+    String type = ctx.request().getHeader("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw ArkProblem.invalid("body: expected application/json, received " + (type == null ? "no content type" : type));
+    }
+    Buffer raw = ctx.body().buffer();
+    JsonNode parsed;
+    try {
+      parsed = raw == null || raw.length() == 0 ? null : QuestionJson.MAPPER.readTree(raw.getBytes());
+    } catch (JsonProcessingException e) {
+      throw ArkProblem.invalid("body: not valid JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw ArkProblem.invalid("body: cannot be read");
+    }
+    if (parsed == null || !parsed.isObject()) {
+      throw ArkProblem.invalid("body: Invalid input: expected object, received "
+          + (parsed == null ? "undefined" : parsed.getNodeType().name().toLowerCase(Locale.ROOT)));
+    }
+    return new ArkBodies((ObjectNode) parsed);
+  }
+
+  ObjectNode body() {
+    return body;
+  }
+
+  /** A string field, at least one character when required. */
+  String text(String field, boolean required) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      if (required) {
+        problems.add(field + ": Invalid input: expected string, received undefined");
+      }
+      return null;
+    }
+    if (!value.isTextual()) {
+      problems.add(field + ": Invalid input: expected string, received " + kind(value));
+      return null;
+    }
+    if (required && value.textValue().isEmpty()) {
+      problems.add(field + ": Too small: expected string to have >=1 characters");
+    }
+    return value.textValue();
+  }
+
+  /** An array field, required. */
+  List<JsonNode> array(String field) {
+    JsonNode value = body.get(field);
+    if (value == null || !value.isArray()) {
+      problems.add(field + ": Invalid input: expected array, received " + (value == null ? "undefined" : kind(value)));
+      return List.of();
+    }
+    List<JsonNode> elements = new ArrayList<>(value.size());
+    value.forEach(elements::add);
+    return elements;
+  }
+
+  /** A positive whole number, or a string of one (coerced, as upstream's schema does), or null when absent. */
+  Long positive(String field) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    long number;
+    if (value.canConvertToExactIntegral() && value.isNumber()) {
+      number = value.asLong();
+    } else if (value.isTextual() && value.textValue().trim().matches("\\d{1,18}")) {
+      number = Long.parseLong(value.textValue().trim());
+    } else {
+      problems.add(field + ": Invalid input: expected int, received " + kind(value));
+      return null;
+    }
+    if (number < 1) {
+      problems.add(field + ": Too small: expected number to be >0");
+      return null;
+    }
+    return number;
+  }
+
+  /** Refuses the body with every problem found, if any. */
+  void check() {
+    if (!problems.isEmpty()) {
+      throw ArkProblem.invalid(String.join("; ", problems));
+    }
+  }
+
+  /** A JSON value as compact bytes, as it is kept and read back. */
+  static byte[] compact(JsonNode value) {
+    try {
+      return QuestionJson.MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String kind(JsonNode value) {
+    return value.isNumber() ? "number" : value.getNodeType().name().toLowerCase(Locale.ROOT);
+  }
+}

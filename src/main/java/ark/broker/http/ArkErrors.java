@@ -1,0 +1,81 @@
+package ark.broker.http;
+
+import ark.broker.auth.AuthFailure;
+import ark.broker.bus.StoreFailure;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every error of Ark's broker routes leaves through here, in upstream's envelope
+ * {@code {"error":{"code","message","requestId"}}} with its string codes, so Ark's callers and the dashboard read
+ * them as they read upstream's; statuses upstream never answers (413, 401, 503) get codes of the same kind.
+ */
+final class ArkErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(ArkErrors.class);
+
+  private ArkErrors() {
+  }
+
+  static void handle(RoutingContext ctx) {
+    Throwable failure = ctx.failure();
+    if (failure instanceof ArkProblem problem) {
+      send(ctx, problem.status, problem.code, problem.getMessage());
+      return;
+    }
+    if (failure == null) {
+      int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+      send(ctx, status, code(status), status == 404 || status == 405 ? "Not found"
+          : status == 413 ? "request body is larger than the limit" : "request failed");
+      return;
+    }
+    StoreFailure refused = StoreFailure.of(failure);
+    if (refused.reason() == StoreFailure.Reason.INTERNAL) {
+      LOG.error("Request {} {} failed [request {}]", ctx.request().method(), ctx.request().path(),
+          RequestLog.requestId(ctx), failure);
+      send(ctx, 500, "INTERNAL_ERROR", "Internal server error");
+      return;
+    }
+    if (failure instanceof AuthFailure auth && auth.status() == 401) {
+      String challenge = auth.challenge(ProtectedResource.metadataUrl(ctx));
+      if (challenge != null) {
+        ctx.response().putHeader("WWW-Authenticate", challenge);
+      }
+    }
+    if (refused.retryAfterSeconds() > 0) {
+      ctx.response().putHeader("Retry-After", Long.toString(refused.retryAfterSeconds()));
+    }
+    send(ctx, refused.reason().code, code(refused.reason().code), refused.getMessage());
+  }
+
+  static void send(RoutingContext ctx, int status, String code, String message) {
+    if (ctx.response().headWritten()) {
+      ctx.response().reset();
+      return;
+    }
+    JsonObject error = new JsonObject().put("code", code).put("message", message);
+    String requestId = RequestLog.requestId(ctx);
+    if (requestId != null) {
+      error.put("requestId", requestId);
+    }
+    ctx.response().setStatusCode(status)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .end(new JsonObject().put("error", error).encode());
+  }
+
+  private static String code(int status) {
+    return switch (status) {
+      case 400 -> "VALIDATION_ERROR";
+      case 401 -> "UNAUTHORIZED";
+      case 403 -> "FORBIDDEN";
+      case 404, 405 -> "NOT_FOUND";
+      case 409 -> "CONFLICT";
+      case 413 -> "PAYLOAD_TOO_LARGE";
+      case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+      case 429 -> "TOO_MANY_REQUESTS";
+      case 503 -> "SERVICE_UNAVAILABLE";
+      default -> status >= 500 ? "INTERNAL_ERROR" : "REQUEST_ERROR";
+    };
+  }
+}

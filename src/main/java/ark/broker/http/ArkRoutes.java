@@ -1,0 +1,113 @@
+package ark.broker.http;
+
+import ark.broker.auth.Actor;
+import ark.broker.bus.ItemPage;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+import java.util.List;
+
+/**
+ * How every route of Ark's broker is served: under an allowed host, with a principal (a token, or Ark's
+ * in-cluster caller from a trusted network), JSON bodies up to the configured size, and every refusal in upstream's
+ * envelope. Also the bodies they share: a page of items, a JSON answer.
+ */
+final class ArkRoutes {
+  /** The paths the routes of Ark's broker live under; their refusals take upstream's envelope. */
+  private static final List<String> PREFIXES = List.of("/messages", "/conversations", "/memory-status", "/queries/",
+      "/stream", "/events", "/sessions", "/traces", "/v1/traces");
+
+  private final HostCheck hosts;
+  private final Authentication authentication;
+  private final BodyHandler body;
+
+  ArkRoutes(HostCheck hosts, Authentication authentication, ArkApiSettings settings) {
+    this.hosts = hosts;
+    this.authentication = authentication;
+    this.body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
+  }
+
+  /** Whether a request is for one of these routes, so its refusal, whatever refused it, takes their envelope. */
+  static boolean owns(String path) {
+    return PREFIXES.stream().anyMatch(prefix -> path.equals(prefix) || path.startsWith(prefix.endsWith("/")
+        ? prefix : prefix + "/"));
+  }
+
+  void get(Router router, String path, Handler<RoutingContext> handler) {
+    serve(router.get(path), handler);
+  }
+
+  void delete(Router router, String path, Handler<RoutingContext> handler) {
+    serve(router.delete(path), handler);
+  }
+
+  /** A POST whose body the handler reads itself, if at all (paused until it does). */
+  void post(Router router, String path, Handler<RoutingContext> handler) {
+    serve(router.post(path), handler);
+  }
+
+  /** A POST with a JSON body, read whole up to the limit before the handler runs. */
+  void postJson(Router router, String path, Handler<RoutingContext> handler) {
+    serve(router.post(path), ctx -> body.handle(ctx), handler);
+  }
+
+  private void serve(Route route, Handler<RoutingContext> handler) {
+    serve(route, RoutingContext::next, handler);
+  }
+
+  private void serve(Route route, Handler<RoutingContext> reading, Handler<RoutingContext> handler) {
+    route.handler(hosts).handler(authentication).handler(reading).handler(ctx -> {
+      try {
+        handler.handle(ctx);
+      } catch (RuntimeException refused) {
+        ctx.fail(refused);
+      }
+    }).failureHandler(ArkErrors::handle);
+  }
+
+  static Actor actor(RoutingContext ctx) {
+    return Authentication.actor(ctx);
+  }
+
+  static void json(RoutingContext ctx, int status, JsonObject body) {
+    rawJson(ctx, status, body.toBuffer());
+  }
+
+  static void rawJson(RoutingContext ctx, int status, Buffer body) {
+    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json; charset=utf-8").end(body);
+  }
+
+  /** {@code {"items":[...],"total":n,"hasMore":b,"nextCursor":n}}, the cursor only when there is more. */
+  static void page(RoutingContext ctx, ItemPage page) {
+    Buffer body = Buffer.buffer(64 + page.items().stream().mapToInt(item -> item.length + 1).sum())
+        .appendString("{\"items\":");
+    appendItems(body, page.items());
+    body.appendString(",\"total\":").appendString(Long.toString(page.total()))
+        .appendString(",\"hasMore\":").appendString(Boolean.toString(page.hasMore()));
+    if (page.hasMore()) {
+      body.appendString(",\"nextCursor\":").appendString(Long.toString(page.last()));
+    }
+    rawJson(ctx, 200, body.appendString("}"));
+  }
+
+  static void appendItems(Buffer body, List<byte[]> items) {
+    body.appendByte((byte) '[');
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        body.appendByte((byte) ',');
+      }
+      body.appendBytes(items.get(i));
+    }
+    body.appendByte((byte) ']');
+  }
+
+  static String quoted(String text) {
+    return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"";
+  }
+}

@@ -1,0 +1,7 @@
+package ark.broker.http;
+
+import ark.broker.bus.MemoryStore;
+
+/** The stores of Ark's broker the REST port serves, as clients of their contracts, and how it serves them. */
+public record ArkStores(ArkApiSettings settings, MemoryStore memory) {
+}
