@@ -29,6 +29,8 @@ import ark.broker.store.Budgets;
 import ark.broker.store.SessionStoreVerticle;
 import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
+import ark.broker.streams.StreamSettings;
+import ark.broker.streams.StreamVerticle;
 import ark.broker.wire.QuestionJson;
 import ark.broker.worker.KafkaWorkerSettings;
 import ark.broker.worker.KafkaWorkerVerticle;
@@ -176,8 +178,13 @@ public final class Main {
     MemorySettings memorySettings = MemorySettings.from(config.getJsonObject("memory"), store);
     Future<String> memoryDeployed = vertx.deployVerticle(new MemoryVerticle(eventLog(vertx, config, replicated, "memory",
         keptTwice(memorySettings.maxAgeMillis(), memorySettings.maxBytes())), memorySettings, Clock.systemUTC(), meters));
+    StreamSettings streamSettings = StreamSettings.from(config.getJsonObject("streams"), store);
+    Future<String> streamsDeployed = vertx.deployVerticle(new StreamVerticle(eventLog(vertx, config, replicated,
+        "streams", keptTwice(streamSettings.maxAgeMillis(), streamSettings.maxBytes())), streamSettings,
+        Clock.systemUTC(), meters));
     ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")),
-        Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
+        Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
+        Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
         Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation"))));
 
@@ -210,7 +217,7 @@ public final class Main {
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed,
-        memoryDeployed);
+        memoryDeployed, streamsDeployed);
     // join, not all: a failed start is reported only once every deployment has settled, so the exit that
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)

@@ -4,6 +4,9 @@ import ark.broker.auth.Actor;
 import ark.broker.auth.AuthFailure;
 import ark.broker.auth.Principal;
 import ark.broker.auth.PrincipalKind;
+import io.vertx.core.Future;
+
+import java.util.function.Supplier;
 
 /**
  * Who may use the stores of Ark's broker (memory, streams, events, sessions, traces): Ark's own services, which
@@ -13,6 +16,16 @@ import ark.broker.auth.PrincipalKind;
  */
 public final class ArkBrokerAccess {
   private ArkBrokerAccess() {
+  }
+
+  /** {@code work}, if the actor may use these stores; else a future failed with the refusal (403). */
+  public static <T> Future<T> guarded(Actor actor, Supplier<Future<T>> work) {
+    try {
+      require(actor);
+      return work.get();
+    } catch (RuntimeException refused) {
+      return Future.failedFuture(refused);
+    }
   }
 
   /** Refuses (403) an actor that is neither a service nor an admin. */

@@ -20,6 +20,13 @@ public final class Addresses {
   /** Published {@link Messages.MemoryAppended}, in sequence order, once each message is durable. */
   public static final String MEMORY_APPENDED = "memory.appended";
 
+  /** LLM streams (Ark's {@code /stream}); it owns the streams log. */
+  public static final BusContract<StreamStore> STREAM_STORE = BusContract.of(StreamStore.class, "streams");
+  /** Published {@link Messages.StreamChunk}, in sequence order, once each chunk or completion is durable. */
+  public static final String STREAM_CHUNKS = "streams.chunks";
+  /** Published {@link Messages.StreamEnded} when a stream ends for its readers. */
+  public static final String STREAM_ENDED = "streams.ended";
+
   /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */
   public static final String WORKER_STATUS = "worker.status";
   /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */

@@ -9,7 +9,8 @@ public final class BusCodecs {
   private static final List<Class<?>> TYPES = List.of(
       BusContract.Call.class, BusContract.Result.class, Messages.QuestionChange.class, Messages.WorkerStatus.class,
       Messages.SessionRecord.class, Messages.InboundRequest.class, Messages.InboundResponse.class,
-      Messages.Draining.class, Messages.MemoryAppended.class);
+      Messages.Draining.class, Messages.MemoryAppended.class,
+      Messages.StreamChunk.class, Messages.StreamEnded.class);
 
   private BusCodecs() {
   }

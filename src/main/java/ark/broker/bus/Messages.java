@@ -94,4 +94,19 @@ public final class Messages {
    */
   public record MemoryAppended(long sequence, String conversationId, byte[] item) implements SequencedItem {
   }
+
+  /**
+   * A chunk of a Query's stream, or its completion, once durable.
+   *
+   * @param item the chunk as posted, or {@code "[DONE]"} (a JSON string) for a completion
+   * @param error whether the chunk reports the Query's failure ({@code {"error":{"message","type"}}}): it ends
+   *     the stream for its readers
+   */
+  public record StreamChunk(long sequence, String queryId, byte[] item, boolean error, boolean completion)
+      implements SequencedItem {
+  }
+
+  /** A Query's stream ended for its readers, at {@code sequence}. */
+  public record StreamEnded(long sequence, String queryId) {
+  }
 }

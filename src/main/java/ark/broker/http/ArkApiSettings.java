@@ -9,17 +9,23 @@ import io.vertx.core.json.JsonObject;
  * @param heartbeatMillis idle watches get {@code : heartbeat} this often (upstream: every 30 s)
  * @param maxWatchesPerLoop watches of one store each event loop serves at most; more get 503
  * @param maxUnreadBytes what may wait unread on one watch before its reader is cut off (it resumes from its cursor)
+ * @param maxStreamLineBytes the longest NDJSON line a stream request may send; a longer one gets 413
+ * @param maxReadersPerStream readers of one Query's stream each event loop serves; more get 503
+ * @param streamReaderIdleMillis a stream reader that neither gets a chunk nor sees the stream end this long gets a
+ *     timeout error and {@code [DONE]} (Ark's STREAM_IDLE_TIMEOUT_MS)
  */
-public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes) {
+public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes,
+                             int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis) {
 
   public static ArkApiSettings from(JsonObject arkApi) {
     ArkApiSettings settings = new ArkApiSettings(arkApi.getLong("bodyLimitBytes"),
         arkApi.getLong("heartbeatSeconds") * 1000, arkApi.getInteger("maxWatchesPerLoop"),
-        arkApi.getLong("maxUnreadBytes"));
+        arkApi.getLong("maxUnreadBytes"), arkApi.getInteger("maxStreamLineBytes"),
+        arkApi.getInteger("maxReadersPerStream"), arkApi.getLong("streamReaderIdleSeconds") * 1000);
     if (settings.bodyLimitBytes < 1 || settings.heartbeatMillis < 1 || settings.maxWatchesPerLoop < 1
-        || settings.maxUnreadBytes < 1) {
-      throw new IllegalArgumentException("arkApi.bodyLimitBytes, heartbeatSeconds, maxWatchesPerLoop and maxUnreadBytes"
-          + " must be positive");
+        || settings.maxUnreadBytes < 1 || settings.maxStreamLineBytes < 1 || settings.maxReadersPerStream < 1
+        || settings.streamReaderIdleMillis < 1) {
+      throw new IllegalArgumentException("every arkApi setting must be positive");
     }
     return settings;
   }

@@ -110,6 +110,11 @@ final class ArkBodies {
     }
   }
 
+  /** One JSON value (a line of a stream), refused when it is not one, or is followed by anything. */
+  static JsonNode parse(String text) throws IOException {
+    return QuestionJson.MAPPER.readTree(text);
+  }
+
   /** A JSON value as compact bytes, as it is kept and read back. */
   static byte[] compact(JsonNode value) {
     try {

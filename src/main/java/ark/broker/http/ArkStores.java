@@ -1,7 +1,8 @@
 package ark.broker.http;
 
 import ark.broker.bus.MemoryStore;
+import ark.broker.bus.StreamStore;
 
 /** The stores of Ark's broker the REST port serves, as clients of their contracts, and how it serves them. */
-public record ArkStores(ArkApiSettings settings, MemoryStore memory) {
+public record ArkStores(ArkApiSettings settings, MemoryStore memory, StreamStore streams) {
 }

@@ -4,10 +4,14 @@ import ark.broker.bus.SequencedItem;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.ext.web.RoutingContext;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The watches of one store of Ark's broker on this event loop, and the live items the store publishes for them:
@@ -17,19 +21,27 @@ import java.util.Set;
  */
 final class ArkWatches<I extends SequencedItem> {
   private final String address;
-  private final int maxWatches;
+  private final ArkApiSettings settings;
+  private final Consumer<I> alsoTo;
   private final Set<ArkWatch<I>> watches = new LinkedHashSet<>();
   private MessageConsumer<I> consumer;
 
   /** @param address where the store publishes its items */
-  ArkWatches(String address, int maxWatches) {
+  ArkWatches(String address, ArkApiSettings settings) {
+    this(address, settings, item -> { });
+  }
+
+  /** @param alsoTo gets every item too, before the watches (the readers of one Query's stream) */
+  ArkWatches(String address, ArkApiSettings settings, Consumer<I> alsoTo) {
     this.address = address;
-    this.maxWatches = maxWatches;
+    this.settings = settings;
+    this.alsoTo = alsoTo;
   }
 
   Future<Void> start(Vertx vertx) {
     consumer = vertx.eventBus().<I>localConsumer(address, message -> {
       I item = message.body();
+      alsoTo.accept(item);
       // A copy: a watch whose reader fell behind ends, and leaves, while items are offered.
       List.copyOf(watches).forEach(watch -> watch.offer(item));
     });
@@ -46,19 +58,21 @@ final class ArkWatches<I extends SequencedItem> {
     return consumer == null ? Future.succeededFuture() : consumer.unregister();
   }
 
-  /** Refuses (503) a watch beyond the bound, before its stream opens. */
-  void requireRoom() {
-    if (watches.size() >= maxWatches) {
-      throw new ArkProblem(503, "SERVICE_UNAVAILABLE", "this broker already serves " + maxWatches
+  /**
+   * Opens the request's event stream as a watch of the items {@code wanted}; refuses (503) one beyond the bound,
+   * before the stream opens. The caller starts it ({@link ArkWatch#live} or {@link ArkWatch#replay}).
+   */
+  ArkWatch<I> open(RoutingContext ctx, Predicate<I> wanted) {
+    if (watches.size() >= settings.maxWatchesPerLoop()) {
+      throw new ArkProblem(503, "SERVICE_UNAVAILABLE", "this broker already serves " + settings.maxWatchesPerLoop()
           + " watches of this kind on this connection's event loop; try again later");
     }
-  }
-
-  void add(ArkWatch<I> watch) {
+    List<ArkWatch<I>> opened = new ArrayList<>(1);
+    ArkSse sse = ArkSse.open(ctx.vertx(), ctx.response(), settings.heartbeatMillis(), settings.maxUnreadBytes(),
+        () -> watches.remove(opened.get(0)));
+    ArkWatch<I> watch = new ArkWatch<>(sse, wanted);
+    opened.add(watch);
     watches.add(watch);
-  }
-
-  void remove(ArkWatch<I> watch) {
-    watches.remove(watch);
+    return watch;
   }
 }

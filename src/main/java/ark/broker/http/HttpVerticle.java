@@ -32,6 +32,7 @@ public final class HttpVerticle extends VerticleBase {
   private final PrometheusMeterRegistry meters;
   private final WatchHub hub = new WatchHub();
   private ArkWatches<Messages.MemoryAppended> memoryWatches;
+  private StreamRoutes streamRoutes;
   private final ServingShutdown shutdown = new ServingShutdown("http");
   private HttpServer server;
 
@@ -83,8 +84,10 @@ public final class HttpVerticle extends VerticleBase {
     router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
         .handler(channelBody).handler(channelEvents::forward);
     ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings());
-    memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings().maxWatchesPerLoop());
-    new MemoryRoutes(ark.memory(), ark.settings(), memoryWatches).mount(router, arkRoutes);
+    memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings());
+    new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);
+    streamRoutes = new StreamRoutes(ark.streams(), ark.settings());
+    streamRoutes.mount(router, arkRoutes);
     // The dashboard: one page that lists and answers questions through this same API.
     router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
         .handler(StaticHandler.create("webroot").setCachingEnabled(false));
@@ -95,6 +98,7 @@ public final class HttpVerticle extends VerticleBase {
     ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
     return hub.start(vertx, settings.heartbeatSeconds())
         .compose(flowing -> memoryWatches.start(vertx))
+        .compose(flowing -> streamRoutes.start(vertx))
         .compose(flowing -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(
             limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
@@ -114,9 +118,11 @@ public final class HttpVerticle extends VerticleBase {
       hub.endAll(SseFrames.opening("closing: this server is shutting down; reconnect with Last-Event-ID",
           QuestionRoutes.RETRY_MILLIS));
       memoryWatches.endAll();
+      streamRoutes.endAll();
     })
         .eventually(hub::stop)
-        .eventually(memoryWatches::stop);
+        .eventually(memoryWatches::stop)
+        .eventually(streamRoutes::stop);
   }
 
   /**

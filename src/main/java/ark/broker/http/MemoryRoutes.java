@@ -24,12 +24,10 @@ import java.util.UUID;
  */
 final class MemoryRoutes {
   private final MemoryStore memory;
-  private final ArkApiSettings settings;
   private final ArkWatches<MemoryAppended> watches;
 
-  MemoryRoutes(MemoryStore memory, ArkApiSettings settings, ArkWatches<MemoryAppended> watches) {
+  MemoryRoutes(MemoryStore memory, ArkWatches<MemoryAppended> watches) {
     this.memory = memory;
-    this.settings = settings;
     this.watches = watches;
   }
 
@@ -116,18 +114,13 @@ final class MemoryRoutes {
 
   /** Live messages of one conversation or of all; from a cursor, what is kept after it first. */
   private void watch(RoutingContext ctx, String conversation, Long cursor) {
-    watches.requireRoom();
     Actor actor = ArkRoutes.actor(ctx);
-    ArkWatch<MemoryAppended>[] watch = new ArkWatch[1];
-    ArkSse sse = ArkSse.open(ctx.vertx(), ctx.response(), settings.heartbeatMillis(), settings.maxUnreadBytes(),
-        () -> watches.remove(watch[0]));
-    watch[0] = new ArkWatch<>(sse, appended -> conversation == null
+    ArkWatch<MemoryAppended> watch = watches.open(ctx, appended -> conversation == null
         || Objects.equals(conversation, appended.conversationId()));
-    watches.add(watch[0]);
     if (cursor == null) {
-      watch[0].live();
+      watch.live();
     } else {
-      watch[0].replay(cursor, (after, limit) -> memory.messages(actor, new MessageFilter(conversation, null), after, limit));
+      watch.replay(cursor, (after, limit) -> memory.messages(actor, new MessageFilter(conversation, null), after, limit));
     }
   }
 

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A view kept from an event log, as Confluent's KafkaStore keeps one from a compacted topic: every record
@@ -162,6 +163,19 @@ public final class LogBackedView<E, R> {
       LOG.debug("Could not catch up with the {} log: {}", name, failure.getMessage());
       return Future.succeededFuture();
     });
+  }
+
+  /** The position of the newest record applied here. */
+  public long position() {
+    return position;
+  }
+
+  /**
+   * {@code reading} once this replica has applied every record that was durable when called (or failed to learn that
+   * in time, then from what it has): a read that sees what another replica acknowledged a moment ago.
+   */
+  public <T> Future<T> afterCatchUp(Supplier<T> reading) {
+    return catchUp().map(caughtUp -> reading.get());
   }
 
   public Future<Void> close() {

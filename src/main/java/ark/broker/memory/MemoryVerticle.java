@@ -87,7 +87,7 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
 
   @Override
   public Future<Void> append(Actor actor, NewMessages messages) {
-    return allowed(actor, () -> {
+    return ArkBrokerAccess.guarded(actor, () -> {
       if (messages.messages().size() > settings.maxMessagesPerAppend()) {
         throw new StoreFailure(StoreFailure.Reason.TOO_LARGE, "messages holds " + messages.messages().size()
             + " messages; one request may carry at most " + settings.maxMessagesPerAppend());
@@ -136,23 +136,14 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
   }
 
   private Future<Void> write(Actor actor, MemoryRecord record) {
-    return allowed(actor, () -> memory.append(record.key(), record).mapEmpty());
+    return ArkBrokerAccess.guarded(actor, () -> memory.append(record.key(), record).mapEmpty());
   }
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */
   private <T> Future<T> read(Actor actor, Supplier<T> reading) {
-    return allowed(actor, () -> memory.catchUp().map(caughtUp -> {
+    return ArkBrokerAccess.guarded(actor, () -> memory.afterCatchUp(() -> {
       view.trim(clock.millis());
       return reading.get();
     }));
-  }
-
-  private static <T> Future<T> allowed(Actor actor, Supplier<Future<T>> work) {
-    try {
-      ArkBrokerAccess.require(actor);
-      return work.get();
-    } catch (RuntimeException refused) {
-      return Future.failedFuture(refused);
-    }
   }
 }

@@ -1,0 +1,149 @@
+package ark.broker.http;
+
+import ark.broker.auth.Actor;
+import ark.broker.bus.StreamStore;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One {@code POST /stream/{query}}: NDJSON read as it arrives, each line a chunk appended at once (so readers get it
+ * while the request still posts), lines that are not JSON skipped as upstream skips them, the last line kept even
+ * without its newline, whatever the content type. A request that does not bring its whole body at once (the Go
+ * executor's one long post per Query) announces itself to the store first, so a completion that overtakes its tail
+ * ends no reader before its last chunk. Answers {@code {"status":"stream_processed","query","chunks_received"}} once
+ * every chunk is durable.
+ */
+final class NdjsonIngest {
+  /** Batches of chunks on their way to the store before the request stops being read. */
+  private static final int MAX_IN_FLIGHT = 32;
+
+  private final RoutingContext ctx;
+  private final StreamStore streams;
+  private final Actor actor;
+  private final String query;
+  private final int maxLineBytes;
+  private Buffer partial = Buffer.buffer();
+  private final List<Future<Void>> written = new ArrayList<>();
+  private String producer;
+  private boolean started;
+  private int inFlight;
+  private int received;
+  private boolean failed;
+
+  private NdjsonIngest(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes) {
+    this.ctx = ctx;
+    this.streams = streams;
+    this.actor = ArkRoutes.actor(ctx);
+    this.query = query;
+    this.maxLineBytes = maxLineBytes;
+  }
+
+  static void run(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes) {
+    NdjsonIngest ingest = new NdjsonIngest(ctx, streams, query, maxLineBytes);
+    HttpServerRequest request = ctx.request();
+    request.handler(ingest::received);
+    request.endHandler(ended -> ingest.ended());
+    request.exceptionHandler(failure -> ingest.fail(failure));
+    request.resume();
+  }
+
+  private void received(Buffer data) {
+    if (failed) {
+      return;
+    }
+    if (!started) {
+      started = true;
+      String length = ctx.request().getHeader("Content-Length");
+      if (length == null || !length.trim().equals(Integer.toString(data.length()))) {
+        producer = UUID.randomUUID().toString();
+        written.add(streams.open(actor, query, producer));
+      }
+    }
+    List<byte[]> chunks = new ArrayList<>();
+    int from = 0;
+    for (int at = 0; at < data.length(); at++) {
+      if (data.getByte(at) == '\n') {
+        partial.appendBuffer(data, from, at - from);
+        line(chunks);
+        from = at + 1;
+      }
+    }
+    partial.appendBuffer(data, from, data.length() - from);
+    if (partial.length() > maxLineBytes) {
+      fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
+      return;
+    }
+    send(chunks);
+  }
+
+  private void ended() {
+    if (failed) {
+      return;
+    }
+    List<byte[]> last = new ArrayList<>(1);
+    line(last);
+    send(last);
+    if (producer != null) {
+      written.add(streams.close(actor, query, producer));
+    }
+    Future.all(written).onSuccess(done -> ArkRoutes.json(ctx, 200, new JsonObject().put("status", "stream_processed")
+        .put("query", query).put("chunks_received", received))).onFailure(this::fail);
+  }
+
+  /** The line gathered so far, if it is JSON, as a chunk; the gathered bytes are cleared either way. */
+  private void line(List<byte[]> chunks) {
+    if (partial.length() > maxLineBytes) {
+      fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
+      return;
+    }
+    String text = partial.toString(StandardCharsets.UTF_8).strip();
+    partial = Buffer.buffer();
+    if (text.isEmpty()) {
+      return;
+    }
+    try {
+      JsonNode chunk = ArkBodies.parse(text);
+      chunks.add(ArkBodies.compact(chunk));
+      received++;
+    } catch (IOException notJson) {
+      // Skipped, not counted, as upstream does: one garbled line does not end an answer being streamed.
+    }
+  }
+
+  private void send(List<byte[]> chunks) {
+    if (chunks.isEmpty() || failed) {
+      return;
+    }
+    Future<Void> append = streams.append(actor, query, producer, chunks);
+    written.add(append);
+    if (++inFlight >= MAX_IN_FLIGHT) {
+      ctx.request().pause();
+    }
+    append.onComplete(done -> {
+      if (done.failed()) {
+        fail(done.cause());
+      } else if (inFlight-- == MAX_IN_FLIGHT && !failed) {
+        ctx.request().resume();
+      }
+    });
+  }
+
+  private void fail(Throwable failure) {
+    if (failed) {
+      return;
+    }
+    failed = true;
+    ctx.request().handler(null);
+    ctx.fail(failure);
+  }
+}
