@@ -4,6 +4,7 @@ import ark.broker.auth.AuthMode;
 import ark.broker.auth.AuthSettings;
 import ark.broker.auth.AuthStartup;
 import ark.broker.edge.HostPolicy;
+import ark.broker.kube.CrdSchema;
 import ark.broker.kube.KubeSettings;
 import ark.broker.testing.TestBroker;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -94,11 +95,12 @@ class KubeManifestsTest {
     List<HasMetadata> base = rendered(K8S);
 
     assertThat(kinds(base))
-        .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "StatefulSet", "Service", "MCPServer");
+        .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "StatefulSet", "Service", "MCPServer",
+            "Memory");
     StatefulSet broker = one(StatefulSet.class, base);
     assertThat(broker.getSpec().getReplicas()).isEqualTo(1);
     // The event log is on a PersistentVolumeClaim of the pod's own, not on a volume that dies with the pod.
-    String dataDir = ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, base).getData())
+    String dataDir = ConfigLoader.applyEnvironment(defaults(), brokerSettings(base).getData())
         .getJsonObject("store").getString("dataDir");
     VolumeMount data = broker.getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts().stream()
         .filter(mount -> Path.of(dataDir).startsWith(mount.getMountPath())).findFirst()
@@ -109,11 +111,11 @@ class KubeManifestsTest {
     assertThat(claim.getSpec().getResources().getRequests()).containsKey("storage");
     assertThat(claim.getSpec().getStorageClassName()).as("the cluster's default StorageClass").isNull();
     // No Kafka: no topics to create, no settings that point at a cluster that may not exist.
-    assertThat(one(ConfigMap.class, base).getData().keySet()).noneMatch(name -> name.startsWith("KAFKA_"));
+    assertThat(brokerSettings(base).getData().keySet()).noneMatch(name -> name.startsWith("KAFKA_"));
     assertThat(broker.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv())
         .extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAFKA_"));
     assertThat(base).noneMatch(object -> object.getApiVersion().contains("strimzi.io"));
-    assertThat(ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, base).getData())
+    assertThat(ConfigLoader.applyEnvironment(defaults(), brokerSettings(base).getData())
         .getJsonObject("kafka").getString("bootstrapServers")).isEmpty();
   }
 
@@ -130,17 +132,17 @@ class KubeManifestsTest {
         .map(VolumeMount::getName).toList();
     assertThat(replicas.getSpec().getTemplate().getSpec().getVolumes())
         .as("every mounted volume is one of the pod's").extracting(Volume::getName).containsAll(mounted);
-    Map<String, String> settings = one(ConfigMap.class, kafka).getData();
+    Map<String, String> settings = brokerSettings(kafka).getData();
     assertThat(settings.get("KAFKA_BOOTSTRAP_SERVERS")).isNotBlank();
     assertThat(settings.keySet().stream().filter(name -> name.startsWith("KAFKA_"))).isSubsetOf(settingVariables());
-    assertThat(kafka).filteredOn(object -> object.getKind().equals("KafkaTopic")).hasSize(2);
+    assertThat(kafka).filteredOn(object -> object.getKind().equals("KafkaTopic")).hasSize(4);
     // Everything else is the base's.
     assertThat(kinds(kafka)).containsAll(kinds(rendered(K8S)));
   }
 
   @Test
   void theWaitingPhaseOverlayTurnsTheModeOnAndItsCrdPatchMakesArksQueryCrdAcceptIt() throws Exception {
-    Map<String, String> settings = one(ConfigMap.class, rendered(WAITING_PHASE_OVERLAY)).getData();
+    Map<String, String> settings = brokerSettings(rendered(WAITING_PHASE_OVERLAY)).getData();
 
     KubeSettings kube = KubeSettings.from(ConfigLoader.applyEnvironment(defaults(), settings).getJsonObject("kube"));
     assertThat(settings).containsEntry("KUBE_QUERY_STATUS_MODE", "phase");
@@ -213,11 +215,11 @@ class KubeManifestsTest {
     assertThat(containerPort(broker, "http")).isEqualTo(httpPort);
     assertThat(containerPort(broker, "mcp")).isEqualTo(mcpPort);
     assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName, ServicePort::getPort,
-        p -> p.getTargetPort().getStrVal()).containsExactlyInAnyOrder(tuple("http", 8080, "http"), tuple("mcp", 8081, "mcp"));
+        p -> p.getTargetPort().getStrVal()).containsExactlyInAnyOrder(tuple("http", 80, "http"), tuple("mcp", 8081, "mcp"));
     assertThat(one(StatefulSet.class, applied()).getSpec().getTemplate().getMetadata().getLabels())
         .as("the Service selects the broker's pods").containsAllEntriesOf(service.getSpec().getSelector());
 
-    JsonNode serviceRef = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
+    JsonNode serviceRef = YAML.valueToTree(mcpServer(applied()).getAdditionalProperties())
         .path("spec").path("address").path("valueFrom").path("serviceRef");
     assertThat(serviceRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
     assertThat(serviceRef.path("port").asText()).isEqualTo("mcp");
@@ -257,6 +259,34 @@ class KubeManifestsTest {
     assertThat(broker.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(broker.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(broker.getResources().getLimits()).containsKeys("cpu", "memory");
+  }
+
+  /**
+   * Ark finds its broker as upstream's chart installs it: the Memory "default" (checked against Ark's CRD) and the
+   * ConfigMap ark-config-streaming name the Service's port "http", which is port 80 (Ark's code maps that name to
+   * :80), so Ark's executors, ark-api and the dashboard reach this broker without any change to Ark.
+   */
+  @Test
+  void arkFindsTheBrokerAsItsMemoryAndItsStreamingService() throws Exception {
+    List<HasMetadata> base = rendered(K8S);
+    Service service = one(Service.class, base);
+    GenericKubernetesResource memory = one(GenericKubernetesResource.class, base.stream()
+        .filter(object -> object.getKind().equals("Memory")).toList());
+    ConfigMap streaming = one(ConfigMap.class, base.stream()
+        .filter(object -> object.getMetadata().getName().equals("ark-config-streaming")).toList());
+
+    JsonNode memoryObject = YAML.valueToTree(memory);
+    assertThat(CrdSchema.load("/kube/ark/ark.mckinsey.com_memories.yaml").violations(memoryObject)).isEmpty();
+    assertThat(memory.getMetadata().getName()).isEqualTo("default");
+    JsonNode serviceRef = memoryObject.path("spec").path("address").path("valueFrom").path("serviceRef");
+    assertThat(serviceRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
+    assertThat(serviceRef.path("port").asText()).isEqualTo("http");
+    assertThat(streaming.getData()).containsEntry("enabled", "true");
+    JsonNode streamingRef = YAML.readTree(streaming.getData().get("serviceRef"));
+    assertThat(streamingRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
+    assertThat(streamingRef.path("port").asText()).isEqualTo("http");
+    assertThat(service.getSpec().getPorts()).filteredOn(port -> port.getName().equals("http"))
+        .extracting(ServicePort::getPort).containsExactly(80);
   }
 
   @Test
@@ -304,7 +334,7 @@ class KubeManifestsTest {
 
   @Test
   void arksWaitingCallsReturnAsPendingBeforeArkGivesUpOnThem() throws Exception {
-    JsonNode spec = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties()).path("spec");
+    JsonNode spec = YAML.valueToTree(mcpServer(applied()).getAdditionalProperties()).path("spec");
     long timeoutSeconds = java.time.Duration.parse("PT" + spec.path("timeout").asText().toUpperCase()).toSeconds();
     String wait = StreamSupport.stream(spec.path("headers").spliterator(), false)
         .filter(header -> header.path("name").asText().equals("X-Ark-Wait-Seconds")).findFirst()
@@ -316,7 +346,7 @@ class KubeManifestsTest {
 
   @Test
   void arkSendsTheExecutorsTokenFromASecretTheBrokerNeverReads() throws Exception {
-    JsonNode headers = YAML.valueToTree(one(GenericKubernetesResource.class, applied()).getAdditionalProperties())
+    JsonNode headers = YAML.valueToTree(mcpServer(applied()).getAdditionalProperties())
         .path("spec").path("headers");
     // Ark's MCPServer CRD: headers[] {name, value: {value | valueFrom: {secretKeyRef: {name, key}}}}.
     JsonNode secretKeyRef = StreamSupport.stream(headers.spliterator(), false)
@@ -354,12 +384,26 @@ class KubeManifestsTest {
       JsonNode spec = YAML.valueToTree(((GenericKubernetesResource) topic).getAdditionalProperties()).path("spec");
       specs.put(spec.path("topicName").asText(), spec);
     }
-    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), one(ConfigMap.class, overlay).getData()).getJsonObject("kafka");
+    JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), brokerSettings(overlay).getData()).getJsonObject("kafka");
 
-    assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"));
-    // The broker refuses a topic that deletes by age or has more than one partition.
+    assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"),
+        kafka.getString("memoryTopic"), kafka.getString("streamsTopic"));
+    // The broker refuses a topic of keyed state that deletes by age, one it only appends to that compacts, and any
+    // with more than one partition; Kafka keeps at least what the broker's stores keep.
+    JsonObject effective = ConfigLoader.applyEnvironment(defaults(), brokerSettings(overlay).getData());
+    for (String store : List.of("memory", "streams")) {
+      JsonNode config = specs.get(kafka.getString(store + "Topic")).path("config");
+      assertThat(config.path("cleanup.policy").asText()).as(store).isEqualTo("delete");
+      assertThat(config.path("retention.ms").asLong()).as(store)
+          .isGreaterThanOrEqualTo(effective.getJsonObject(store).getLong("maxAgeSeconds") * 1000);
+      assertThat(config.path("retention.bytes").asLong()).as(store)
+          .isGreaterThanOrEqualTo(effective.getJsonObject(store).getLong("maxBytes"));
+    }
+    for (String store : List.of("questions", "sessions")) {
+      assertThat(specs.get(kafka.getString(store + "Topic")).path("config").path("cleanup.policy").asText()).as(store)
+          .isEqualTo("compact");
+    }
     assertThat(specs.values()).allSatisfy(spec -> {
-      assertThat(spec.path("config").path("cleanup.policy").asText()).isEqualTo("compact");
       assertThat(spec.path("partitions").asInt()).isEqualTo(1);
       // A one-broker dev cluster takes them: copies and in-sync copies follow the cluster's own defaults.
       assertThat(spec.path("replicas").asInt(1)).as("replicas").isEqualTo(1);
@@ -370,7 +414,7 @@ class KubeManifestsTest {
   @Test
   void aChangedSettingRollsThePods(@TempDir Path copy) throws Exception {
     List<HasMetadata> before = rendered(K8S);
-    String configMap = one(ConfigMap.class, before).getMetadata().getName();
+    String configMap = brokerSettings(before).getMetadata().getName();
     assertThat(configMap).as("named with a hash of the settings").startsWith("ark-broker-config-");
     assertThat(envFromConfigMaps(one(StatefulSet.class, before))).containsExactly(configMap);
 
@@ -379,7 +423,7 @@ class KubeManifestsTest {
     Files.writeString(settings, Files.readString(settings).replace("LOG_LEVEL=INFO", "LOG_LEVEL=DEBUG"));
     List<HasMetadata> after = rendered(copy.resolve("k8s"));
 
-    String changed = one(ConfigMap.class, after).getMetadata().getName();
+    String changed = brokerSettings(after).getMetadata().getName();
     assertThat(changed).isNotEqualTo(configMap);
     assertThat(envFromConfigMaps(one(StatefulSet.class, after))).as("a new pod template: Kubernetes rolls the pods")
         .containsExactly(changed);
@@ -419,13 +463,13 @@ class KubeManifestsTest {
 
   /** Every variable the broker container gets: its own env, then the ConfigMap it loads. */
   private static Map<String, String> environment() throws IOException {
-    Map<String, String> environment = new HashMap<>(one(ConfigMap.class, applied()).getData());
+    Map<String, String> environment = new HashMap<>(brokerSettings(applied()).getData());
     for (EnvVar variable : container().getEnv()) {
       environment.put(variable.getName(), variable.getValue());
     }
     List<String> configMaps = container().getEnvFrom().stream().filter(from -> from.getConfigMapRef() != null)
         .map(from -> from.getConfigMapRef().getName()).toList();
-    assertThat(configMaps).containsExactly(one(ConfigMap.class, applied()).getMetadata().getName());
+    assertThat(configMaps).containsExactly(brokerSettings(applied()).getMetadata().getName());
     return environment;
   }
 
@@ -501,6 +545,17 @@ class KubeManifestsTest {
   private static List<HasMetadata> rendered(Path dir) throws Exception {
     assumeTrue(kubectlInstalled(), "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run does it)");
     return parse(kubectl("kustomize", dir.toString()));
+  }
+
+  /** The broker's settings: the ConfigMap its pods load (not those it gives Ark, such as ark-config-streaming). */
+  private static ConfigMap brokerSettings(List<HasMetadata> objects) {
+    return one(ConfigMap.class, objects.stream().filter(object -> object.getMetadata().getName()
+        .startsWith("ark-broker-config")).toList());
+  }
+
+  private static GenericKubernetesResource mcpServer(List<HasMetadata> objects) {
+    return one(GenericKubernetesResource.class, objects.stream().filter(object -> object.getKind().equals("MCPServer"))
+        .toList());
   }
 
   private static <T> T one(Class<T> type, List<HasMetadata> objects) {

@@ -27,7 +27,7 @@ import java.util.Set;
  * ignored. An object that declares its properties without {@code x-kubernetes-preserve-unknown-fields} is closed:
  * the API server would silently prune an unknown field, which for a test is a write that did not happen.
  */
-final class CrdSchema {
+public final class CrdSchema {
   private static final ObjectMapper YAML = new YAMLMapper();
   private static final ObjectMapper JSON = new ObjectMapper();
   /** OpenAPI keywords that mean the same in JSON Schema draft 7. */
@@ -52,7 +52,7 @@ final class CrdSchema {
    * Reads a CRD from the test resources, with the JSON patches ({@code - op: ...} YAML files, such as the one
    * k8s/overlays/waiting-phase/ ships) applied in order.
    */
-  static CrdSchema load(String resource, Path... patches) {
+  public static CrdSchema load(String resource, Path... patches) {
     JsonNode crd = yaml(resource);
     for (Path patch : patches) {
       try {
@@ -65,7 +65,7 @@ final class CrdSchema {
   }
 
   /** What the API server would refuse in {@code object}, one line each; empty when it is valid. */
-  List<String> violations(JsonNode object) {
+  public List<String> violations(JsonNode object) {
     return schema.validate(object).stream().map(ValidationMessage::getMessage).sorted().toList();
   }
 
