@@ -14,6 +14,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @NodeDriven
 class DocumentedCommandsIT {
   private static final Path ROOT = Path.of("").toAbsolutePath();
-  private static final Duration COMMAND = Duration.ofSeconds(120);
+  private static final Duration COMMAND = Duration.ofMinutes(2);
 
   @TempDir
   static Path dir;
@@ -46,7 +47,7 @@ class DocumentedCommandsIT {
   static void start() throws Exception {
     Path secrets = dir.resolve("secrets");
     Process made = new ProcessBuilder("scripts/dev-tokens.sh", secrets.toString()).redirectErrorStream(true).start();
-    assertThat(made.waitFor()).as(new String(made.getInputStream().readAllBytes())).isZero();
+    assertThat(made.waitFor()).as(new String(made.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     Files.readAllLines(secrets.resolve("tokens.env")).forEach(line -> tokens.put(line.split("=", 2)[0], line.split("=", 2)[1]));
     brokers.put(Session.OPEN, BrokerProcess.start(dir.resolve("open"), BrokerProcess.freePort(), BrokerProcess.fixedMcpPort()));
     Map<String, String> authenticated = new HashMap<>(BrokerProcess.fixedMcpPort());

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -77,7 +78,7 @@ class GracefulShutdownIT {
         RawHttp.Answer duringDelay = RawHttp.send(broker.base, request("POST", "/questions", BODY, "Connection: keep-alive"));
         assertThat(duringDelay.status()).as("still served during the delay").isEqualTo(201);
         assertThat(duringDelay.complete()).as("the connection closed after the response").isTrue();
-        assertThat(duringDelay.text().toLowerCase()).as("asking the client to reconnect").contains("connection: close");
+        assertThat(duringDelay.text().toLowerCase(Locale.ROOT)).as("asking the client to reconnect").contains("connection: close");
         assertThat(RawHttp.send(broker.base, request("GET", "/healthz", "", "Connection: close")).status()).isEqualTo(200);
 
         lastWatched = watch.next().id();

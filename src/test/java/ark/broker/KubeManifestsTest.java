@@ -46,6 +46,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -332,7 +333,7 @@ class KubeManifestsTest {
     Volume volume = one(StatefulSet.class, applied()).getSpec().getTemplate().getSpec().getVolumes().stream()
         .filter(candidate -> candidate.getName().equals(mount.getName())).findFirst().orElseThrow();
     assertThat(volume.getSecret()).as("volume %s is a Secret", volume.getName()).isNotNull();
-    assertThat(volume.getSecret().getOptional()).as("no pod starts without its tokens").isNotEqualTo(Boolean.TRUE);
+    assertThat(volume.getSecret().getOptional()).as("no pod starts without its tokens").isNotEqualTo(true);
     KeyToPath item = volume.getSecret().getItems().stream()
         .filter(candidate -> candidate.getPath().equals(tokensFile.getFileName().toString())).findFirst()
         .orElseThrow(() -> new AssertionError("the Secret volume has no item " + tokensFile.getFileName()));
@@ -356,7 +357,7 @@ class KubeManifestsTest {
   @Test
   void arksWaitingCallsReturnAsPendingBeforeArkGivesUpOnThem() throws Exception {
     JsonNode spec = YAML.valueToTree(mcpServer(applied()).getAdditionalProperties()).path("spec");
-    long timeoutSeconds = java.time.Duration.parse("PT" + spec.path("timeout").asText().toUpperCase()).toSeconds();
+    long timeoutSeconds = java.time.Duration.parse("PT" + spec.path("timeout").asText().toUpperCase(Locale.ROOT)).toSeconds();
     String wait = StreamSupport.stream(spec.path("headers").spliterator(), false)
         .filter(header -> header.path("name").asText().equals("X-Ark-Wait-Seconds")).findFirst()
         .orElseThrow(() -> new AssertionError("the MCPServer does not say how long its calls may wait"))

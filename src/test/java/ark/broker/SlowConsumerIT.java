@@ -6,6 +6,7 @@ import ark.broker.testing.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,7 @@ class SlowConsumerIT {
       List<Socket> stalled = new ArrayList<>();
       try {
         for (int i = 0; i < WATCHERS; i++) {
-          stalled.add(watchWithoutReading(broker, port));
+          stalled.add(watchWithoutReading(port));
         }
 
         // Everyone else is still served, and the changes they make reach the watch streams.
@@ -65,11 +66,11 @@ class SlowConsumerIT {
     }
   }
 
-  private static Socket watchWithoutReading(BrokerProcess broker, int port) throws Exception {
+  private static Socket watchWithoutReading(int port) throws Exception {
     Socket socket = new Socket();
     // A small window, so the kernel holds little of what the broker writes and the broker must wait.
     socket.setReceiveBufferSize(4096);
-    socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
     socket.getOutputStream().write(("GET /questions?watch=true&resourceVersion=0 HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .getBytes(StandardCharsets.ISO_8859_1));
     return socket;

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ class StartupWarmUpTest {
   @Test
   void servesCreatesAndAnswersUnderTheRealLimitsWithoutTouchingItsDataOrChannels(@TempDir Path temp) throws Exception {
     AtomicInteger webhookCalls = new AtomicInteger();
-    HttpServer webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    HttpServer webhook = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     webhook.createContext("/", exchange -> {
       webhookCalls.incrementAndGet();
       exchange.sendResponseHeaders(204, -1);

@@ -88,7 +88,6 @@ public final class AnswerLatencyAgents {
     System.out.println("waiting " + agents);
     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     int quarter = agents / 4;
-    Percentiles single = new Percentiles();
     Percentiles[] singleByKind = {new Percentiles(), new Percentiles()};
     Percentiles[] concurrentByKind = {new Percentiles(), new Percentiles()};
     long started = System.nanoTime();

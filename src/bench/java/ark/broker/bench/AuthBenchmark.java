@@ -89,10 +89,8 @@ public final class AuthBenchmark {
     final BrokerProcess process;
     final HttpClient rest;
     final HttpClient mcp;
-    final Vertx vertx;
 
     Broker(Vertx vertx, Path dataDir, Map<String, String> env) throws Exception {
-      this.vertx = vertx;
       int port = BrokerProcess.freePort();
       int mcpPort = BrokerProcess.freePort();
       Map<String, String> all = new HashMap<>(env);

@@ -79,6 +79,8 @@ public final class BenchAll {
    * A benchmark's main, then the JVM's end, also when the main throws: the Vert.x and Kafka threads
    * a benchmark leaves behind would otherwise keep its JVM, and this run, waiting.
    */
+  // The stack trace on stderr is the failed benchmark's report in its log; the JVM must exit, so nothing can rethrow.
+  @SuppressWarnings("CatchAndPrintStackTrace")
   private static void runToExit(String className) {
     try {
       Class.forName(className).getMethod("main", String[].class).invoke(null, (Object) new String[0]);

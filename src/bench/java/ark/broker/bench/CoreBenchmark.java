@@ -65,8 +65,8 @@ public final class CoreBenchmark {
             "≥ 5,000/s, p99 < 20 ms", IN_JVM);
         watchers(http);
       }
-      restart(vertx, work.resolve("restart"), true);
-      restart(vertx, work.resolve("restart-raw"), false);
+      restart(work.resolve("restart"), true);
+      restart(work.resolve("restart-raw"), false);
     } finally {
       vertx.close();
     }
@@ -202,7 +202,7 @@ public final class CoreBenchmark {
   }
 
   /** Writes {@link #EVENTS_FOR_RESTART} events (creates, then answers) through the store, then times a restart. */
-  private static void restart(Vertx vertx, Path dataDir, boolean snapshots) throws Exception {
+  private static void restart(Path dataDir, boolean snapshots) throws Exception {
     Vertx writer = Vertx.vertx();
     JsonObject config = ConfigLoader.load(writer, Map.of()).await(10, TimeUnit.SECONDS).mergeIn(new JsonObject()
         .put("http", new JsonObject().put("port", 0).put("instances", 1)).put("mcp", new JsonObject().put("port", 0))

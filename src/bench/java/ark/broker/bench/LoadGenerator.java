@@ -10,6 +10,7 @@ import io.vertx.core.http.PoolOptions;
 import java.io.BufferedReader;
 import java.io.DataOutputStream;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ public final class LoadGenerator {
         new PoolOptions().setHttp1MaxSize(clients));
     pairs(http, clients, warmupPairs, new Percentiles(), new Percentiles(), new AtomicLong());
     System.out.println("warm");
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String command = in.readLine(); "go".equals(command); command = in.readLine()) {
       Percentiles creates = new Percentiles();
       Percentiles answers = new Percentiles();

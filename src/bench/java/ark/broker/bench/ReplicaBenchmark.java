@@ -50,12 +50,8 @@ public final class ReplicaBenchmark {
     OneBroker onKafka = oneBroker(work.resolve("one-replica"), replicaEnvironment(kafka), kafka);
     System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores; %d generator processes x %d clients,"
         + " each creating a question and answering it%n", Machine.cores(), GENERATORS, CLIENTS_PER_GENERATOR);
-    for (OneBroker run : List.of(embedded, onKafka)) {
-      System.out.printf("%-9s cold (first %,d pairs) %5.0f pairs/s; warm (after %d rounds of %,d) %5.0f pairs/s (create %s; answer %s), %d errors;"
-              + " CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", run == embedded ? "embedded" : "Kafka",
-          WARMUP_PAIRS * GENERATORS, run.coldPairsPerSecond(), run.settlingRounds(), PAIRS, run.warm().pairsPerSecond(), run.warm().creates().summary(),
-          run.warm().answers().summary(), run.warm().errors(), run.brokerCpu(), run.kafkaCpuText(), run.generatorCpu());
-    }
+    embedded.print("embedded");
+    onKafka.print("Kafka");
     double warmRatio = onKafka.warm().pairsPerSecond() / embedded.warm().pairsPerSecond();
     double coldRatio = onKafka.coldPairsPerSecond() / embedded.coldPairsPerSecond();
     System.out.printf("1 replica on Kafka / embedded log: warm %.2fx, cold %.2fx%n", warmRatio, coldRatio);
@@ -151,6 +147,13 @@ public final class ReplicaBenchmark {
                            double generatorCpu) {
     String kafkaCpuText() {
       return Double.isNaN(kafkaCpu) ? "unknown (in a container)" : String.format("%.2f", kafkaCpu);
+    }
+
+    void print(String label) {
+      System.out.printf("%-9s cold (first %,d pairs) %5.0f pairs/s; warm (after %d rounds of %,d) %5.0f pairs/s (create %s; answer %s), %d errors;"
+              + " CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", label,
+          WARMUP_PAIRS * GENERATORS, coldPairsPerSecond, settlingRounds, PAIRS, warm.pairsPerSecond(), warm.creates().summary(),
+          warm.answers().summary(), warm.errors(), brokerCpu, kafkaCpuText(), generatorCpu);
     }
   }
 

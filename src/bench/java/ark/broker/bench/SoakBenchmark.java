@@ -6,6 +6,7 @@ import ark.broker.testing.QuestionLogFile;
 import io.vertx.core.json.JsonObject;
 
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,13 +79,18 @@ public final class SoakBenchmark {
       for (int minute = 1; minute <= MINUTES; minute++) {
         Percentiles latency = new Percentiles();
         AtomicInteger errors = new AtomicInteger();
+        List<Future<?>> operations = new ArrayList<>();
         long start = System.nanoTime();
         for (int second = 0; second < 60; second++) {
           for (int i = 0; i < OPERATIONS_PER_SECOND; i++) {
-            workers.submit(() -> operation(http, broker.base, agent, pending, latency, errors));
+            operations.add(workers.submit(() -> operation(http, broker.base, agent, pending, latency, errors)));
           }
           long next = start + TimeUnit.SECONDS.toNanos(second + 1);
           TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+        }
+        // The minute's figures count all of its operations; one that failed outside its own error count ends the soak.
+        for (Future<?> operation : operations) {
+          operation.get();
         }
         double heap = heapMiB(http, broker, true);
         int questions = new JsonObject(send(http, HttpRequest.newBuilder(broker.base.resolve("/readyz"))).body())
@@ -154,7 +161,7 @@ public final class SoakBenchmark {
       for (int i = 0; i < 1000; i++) {
         Socket socket = new Socket();
         socket.setReceiveBufferSize(4096);
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
         socket.getOutputStream().write("GET /questions?watch=true&resourceVersion=0 HTTP/1.1\r\nHost: localhost\r\n\r\n"
             .getBytes(StandardCharsets.ISO_8859_1));
         stalled.add(socket);

@@ -90,7 +90,7 @@ final class QuestionWatch {
     Promise<Question> done = Promise.promise();
     Question[] latest = new Question[1];
     boolean[] seen = {false};
-    long[] progress = {0};
+    int[] progress = {0};
     Consumer<QuestionChange> listener = change -> {
       if (!QuestionAccess.maySee(actor, change.question())) {
         return;

@@ -39,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OidcAuthenticatorTest {
   private static final String ISSUER_ID = "ark";
   private static final String AUDIENCE = "ark-broker";
-  /** A broker without a tokens file: no name is a static token's. */
-  private static final java.util.function.Predicate<String> NO_STATIC_NAMES = name -> false;
 
   private RSAKey key;
   private KeyProvider keys;
@@ -66,7 +64,7 @@ class OidcAuthenticatorTest {
   void aTokenFromTheIssuerIsAcceptedAndItsClaimsMapped() {
     String token = issue("john.doe", AUDIENCE, Map.of("groups", List.of("ops", "/dev", "not a team")));
 
-    Grant grant = new OidcAuthenticator(settings, NO_STATIC_NAMES).authenticate(token).orElseThrow();
+    Grant grant = withoutTokensFile(settings).authenticate(token).orElseThrow();
 
     assertThat(grant.principal()).isEqualTo(new Principal(PrincipalKind.HUMAN, "ark://users/john.doe",
         List.of("ark://teams/ops", "ark://teams/dev"), AuthMethod.OIDC));
@@ -75,7 +73,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void membersOfAnAdminTeamAreAdmins() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings("groups", "", List.of("ark://teams/ops")), NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings("groups", "", List.of("ark://teams/ops")));
 
     assertThat(oidc.authenticate(issue("root", AUDIENCE, Map.of("groups", List.of("ops")))).orElseThrow().principal())
         .isEqualTo(new Principal(PrincipalKind.ADMIN, "ark://users/root", List.of("ark://teams/ops"), AuthMethod.OIDC));
@@ -85,7 +83,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void theKindClaimMakesAgentsAndServicesButNeverAdmins() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings("realm_access.roles", "ark_kind", List.of()), NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings("realm_access.roles", "ark_kind", List.of()));
 
     Principal agent = oidc.authenticate(issue("reviewer", AUDIENCE, Map.of("ark_kind", "agent",
         "realm_access", Map.of("roles", List.of("reviewers"))))).orElseThrow().principal();
@@ -104,7 +102,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void keysAreCachedAndARotatedKeyIsFetchedWhenItsKidIsUnknown() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
     assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of()))).isPresent();
     assertThat(oidc.authenticate(issue("jane", AUDIENCE, Map.of()))).isPresent();
     assertThat(jwksFetches()).as("keys fetched once, then cached").isEqualTo(1);
@@ -123,7 +121,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void expiredAndNotYetValidTokensAreRefusedBeyondTheClockSkew() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
     Instant now = Instant.now();
 
     assertThat(failure(oidc, signed(key, claims().expirationTime(Date.from(now.minusSeconds(120))).build())))
@@ -134,15 +132,15 @@ class OidcAuthenticatorTest {
         .isEqualTo("401 the token is not valid yet");
     assertThat(failure(oidc, signed(key, claims().expirationTime(null).build())))
         .isEqualTo("401 the token has no expiry");
-    OidcAuthenticator later = new OidcAuthenticator(settings, NO_STATIC_NAMES, Clock.offset(Clock.systemUTC(),
-        Duration.ofHours(2)), 30_000);
+    OidcAuthenticator later = new OidcAuthenticator(settings, OidcAuthenticatorTest::isStaticTokenName,
+        Clock.offset(Clock.systemUTC(), Duration.ofHours(2)), 30_000);
     assertThat(failure(later, issue("john", AUDIENCE, Map.of()))).as("the issuer's own token, an hour past its exp")
         .isEqualTo("401 the token has expired");
   }
 
   @Test
   void tokensOfAnotherIssuerOrAudienceAreRefused() throws Exception {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
 
     assertThat(failure(oidc, issue("john", "another-service", Map.of()))).isEqualTo("401 the token is for another audience");
     assertThat(failure(oidc, signed(key, claims().issuer("http://127.0.0.1:1/elsewhere").build())))
@@ -155,8 +153,8 @@ class OidcAuthenticatorTest {
     // Some libraries accepted "alg":"none" with a signature part present; try both shapes.
     String noneWithSignature = none + "c2lnbmF0dXJl";
 
-    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), none)).startsWith("401 the token's signature");
-    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), noneWithSignature)).startsWith("401 ");
+    assertThat(failure(withoutTokensFile(settings), none)).startsWith("401 the token's signature");
+    assertThat(failure(withoutTokensFile(settings), noneWithSignature)).startsWith("401 ");
   }
 
   @Test
@@ -164,7 +162,7 @@ class OidcAuthenticatorTest {
     // Algorithm confusion: a verifier that took the RSA public key as an HMAC secret would accept this.
     byte[] publicKey = key.toRSAPublicKey().getEncoded();
     byte[] publicJwk = key.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8);
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
 
     for (byte[] secret : List.of(publicKey, publicJwk)) {
       SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(ISSUER_ID).type(JOSEObjectType.JWT)
@@ -185,7 +183,7 @@ class OidcAuthenticatorTest {
     char last = parts[2].charAt(10);
     String changedSignature = parts[0] + "." + parts[1] + "." + parts[2].substring(0, 10) + (last == 'A' ? 'B' : 'A')
         + parts[2].substring(11);
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
 
     assertThat(payload).contains("\"root\"");
     assertThat(failure(oidc, changedPayload)).startsWith("401 the token's signature");
@@ -195,7 +193,7 @@ class OidcAuthenticatorTest {
 
   @Test
   void otherTokensAreNotItsBusinessAndGarbageIsRefused() {
-    OidcAuthenticator oidc = new OidcAuthenticator(settings, NO_STATIC_NAMES);
+    OidcAuthenticator oidc = withoutTokensFile(settings);
 
     assertThat(oidc.authenticate("static-token")).isEmpty();
     assertThat(failure(oidc, "not.a.jwt")).isEqualTo("401 the token is not a well-formed JWT");
@@ -203,9 +201,9 @@ class OidcAuthenticatorTest {
 
   @Test
   void aTokenWithoutTheNameClaimIsRefused() throws Exception {
-    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), signed(key, claims().subject(null).build())))
+    assertThat(failure(withoutTokensFile(settings), signed(key, claims().subject(null).build())))
         .isEqualTo("401 the token has no sub claim");
-    assertThat(failure(new OidcAuthenticator(settings, NO_STATIC_NAMES), signed(key, claims().subject("a b").build())))
+    assertThat(failure(withoutTokensFile(settings), signed(key, claims().subject("a b").build())))
         .isEqualTo("401 the token's sub claim makes no usable name");
   }
 
@@ -235,7 +233,7 @@ class OidcAuthenticatorTest {
     OidcSettings unreachable = new OidcSettings(settings.issuer(), AUDIENCE, "http://127.0.0.1:" + closed + "/jwks",
         "sub", "groups", "", List.of(), Duration.ofSeconds(60), List.of(), List.of());
 
-    assertThat(failure(new OidcAuthenticator(unreachable, NO_STATIC_NAMES), issue("john", AUDIENCE, Map.of())))
+    assertThat(failure(withoutTokensFile(unreachable), issue("john", AUDIENCE, Map.of())))
         .startsWith("503 ");
   }
 
@@ -244,7 +242,7 @@ class OidcAuthenticatorTest {
     OidcSettings base = settings("groups", "", List.of());
     OidcAuthenticator oidc = new OidcAuthenticator(new OidcSettings(base.issuer(), AUDIENCE, base.jwksUrl(), "sub",
         "groups", "", List.of(), Duration.ofSeconds(60), List.of("questions:ask", "questions:read"), List.of()),
-        NO_STATIC_NAMES);
+        OidcAuthenticatorTest::isStaticTokenName);
 
     assertThat(oidc.authenticate(issue("john", AUDIENCE, Map.of("scope", "openid questions:read questions:ask"))))
         .isPresent();
@@ -333,4 +331,12 @@ class OidcAuthenticatorTest {
     }
   }
 
+  private static OidcAuthenticator withoutTokensFile(OidcSettings settings) {
+    return new OidcAuthenticator(settings, OidcAuthenticatorTest::isStaticTokenName);
+  }
+
+  /** A broker without a tokens file: no name is a static token's. */
+  private static boolean isStaticTokenName(String name) {
+    return false;
+  }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import static ark.broker.channel.ChannelTesting.GITHUB_SECRET;
 import static ark.broker.channel.ChannelTesting.JOHN_GITHUB;
@@ -61,7 +62,8 @@ class AgentRoundTripTest {
     for (SseEvent event = stream.next(); ; event = stream.next()) {
       assertThat(event.event()).isNotEqualTo("end-of-stream");
       if (!event.data().isBlank() && "notifications/progress".equals(event.json().getString("method"))
-          && event.json().getJsonObject("params").getString("message").toLowerCase().contains("delivered to " + label.toLowerCase())) {
+          && event.json().getJsonObject("params").getString("message").toLowerCase(Locale.ROOT)
+              .contains("delivered to " + label.toLowerCase(Locale.ROOT))) {
         return;
       }
     }

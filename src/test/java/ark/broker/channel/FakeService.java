@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,7 @@ public class FakeService implements AutoCloseable {
 
   FakeService(Responder responder) throws IOException {
     this.responder = responder;
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", exchange -> {
       try (exchange) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +51,7 @@ class KeptAliveConnectionTest {
 
   @Test
   void holdsNoneOfTheRequestsItFinished() throws Exception {
-    try (Socket socket = new Socket("127.0.0.1", server.actualPort())) {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.actualPort())) {
       for (int i = 0; i < REQUESTS; i++) {
         assertThat(RawHttp.exchange(socket, REQUEST)).as("answer %d on the same connection", i + 1).startsWith("HTTP/1.1 200");
       }

@@ -45,23 +45,36 @@ class HostCheckTest {
 
   @Test
   void anAbsoluteFormTargetIsCheckedLikeHostOnBothPorts() throws Exception {
-    String viaEvil = "GET http://evil.example.com%s HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
-        + "Connection: close\r\n\r\n";
+    String viaEvil = """
+        GET http://evil.example.com%s HTTP/1.1\r
+        Host: localhost\r
+        Accept: text/event-stream\r
+        Connection: close\r
+        \r
+        """;
     RawHttp.Answer rest = RawHttp.send(broker.base, viaEvil.formatted("/questions"));
     RawHttp.Answer mcp = RawHttp.send(broker.mcp, viaEvil.formatted("/mcp"));
 
     assertThat(rest.status()).as(rest.text()).isEqualTo(403);
     assertThat(rest.body()).contains("Invalid Host header: evil.example.com");
     assertThat(mcp.status()).as(mcp.text()).isEqualTo(403);
-    assertThat(RawHttp.send(broker.base, "GET http://localhost:1/questions HTTP/1.1\r\nHost: evil.example.com\r\n"
-        + "Connection: close\r\n\r\n").status()).as("the target's authority counts, not Host").isEqualTo(200);
+    assertThat(RawHttp.send(broker.base, """
+        GET http://localhost:1/questions HTTP/1.1\r
+        Host: evil.example.com\r
+        Connection: close\r
+        \r
+        """).status()).as("the target's authority counts, not Host").isEqualTo(200);
   }
 
   @Test
   void theProtectedResourceMetadataNamesOnlyAnAllowedHost() throws Exception {
     RawHttp.Answer evil = get(ProtectedResource.PATH, "evil.example.com", null);
-    RawHttp.Answer mcpEvil = RawHttp.send(broker.mcp, "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\n"
-        + "Host: evil.example.com\r\nConnection: close\r\n\r\n");
+    RawHttp.Answer mcpEvil = RawHttp.send(broker.mcp, """
+        GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r
+        Host: evil.example.com\r
+        Connection: close\r
+        \r
+        """);
     RawHttp.Answer allowed = get(ProtectedResource.PATH, "localhost:" + broker.base.getPort(), null);
 
     assertThat(evil.status()).isEqualTo(403);

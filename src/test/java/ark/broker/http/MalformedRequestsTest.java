@@ -86,9 +86,19 @@ class MalformedRequestsTest {
 
   @Test
   void theMcpPortRefusesBrokenRequestsWithoutA5xx() throws Exception {
-    String chunked = "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-        + "Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-        + "ZZ\r\n{}\r\n0\r\n\r\n";
+    String chunked = """
+        POST /mcp HTTP/1.1\r
+        Host: localhost\r
+        Content-Type: application/json\r
+        Accept: application/json, text/event-stream\r
+        Transfer-Encoding: chunked\r
+        Connection: close\r
+        \r
+        ZZ\r
+        {}\r
+        0\r
+        \r
+        """;
     String noHost = "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
 
     assertThat(RawHttp.send(broker.mcp, chunked).status()).isIn(0, 400);

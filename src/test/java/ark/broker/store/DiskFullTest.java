@@ -12,10 +12,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,12 +36,12 @@ class DiskFullTest {
 
   @BeforeEach
   void mountSmallTmpfs() throws Exception {
-    Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase().contains("linux"),
+    Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux"),
         "skipped: the disk-full test mounts a tmpfs, which needs Linux");
     mount = Files.createDirectory(tmp.resolve("small-disk"));
     Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.toString())
         .redirectErrorStream(true).start();
-    String output = new String(mounting.getInputStream().readAllBytes());
+    String output = new String(mounting.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     boolean mounted = mounting.waitFor(30, TimeUnit.SECONDS) && mounting.exitValue() == 0;
     if (!mounted) {
       mount = null;

@@ -16,6 +16,7 @@ import ark.broker.question.QuestionStatus;
 import ark.broker.wire.QuestionJson;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 
@@ -310,7 +311,7 @@ class QuestionViewTest {
     QuestionEvent read = QuestionJson.MAPPER.readValue(json, QuestionEvent.class);
 
     assertThat(read).isEqualTo(event);
-    assertThat(new String(json)).doesNotContain("\n").contains("\"type\":\"question_answered\"")
+    assertThat(new String(json, StandardCharsets.UTF_8)).doesNotContain("\n").contains("\"type\":\"question_answered\"")
         .doesNotContain("restated").doesNotContain("resourceVersion");
     assertThat(List.of(read.question().outcome().status())).containsExactly(QuestionStatus.ANSWERED);
   }

@@ -3,6 +3,8 @@ package ark.broker.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * log reads its own records without that check, which cost a fifth of decoding a record at replay.
  */
 class QuestionJsonTest {
-  private static final byte[] TWICE = "{\"response\": \"yes\", \"response\": \"no\"}".getBytes();
+  private static final byte[] TWICE = "{\"response\": \"yes\", \"response\": \"no\"}".getBytes(StandardCharsets.UTF_8);
 
   @Test
   void aBodyNamingAKeyTwiceIsRefused() {
