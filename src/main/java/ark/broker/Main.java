@@ -66,6 +66,9 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    if (args.length > 0 && BackupCommand.NAME.equals(args[0])) {
+      System.exit(BackupCommand.run(args));
+    }
     Vertx vertx = Vertx.vertx();
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
     try {
