@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static ark.broker.testing.TestBroker.someone;
@@ -45,9 +44,9 @@ class RetentionTest {
           .getString("id");
       try (SseStream watch = broker.watch("recipient=" + recipient, null)) {
         assertThat(broker.patch("/questions/" + settledId, "{\"response\":\"yes\"}").status()).isEqualTo(200);
-        assertThat(nextOfType(watch, "question_answered").json().getString("id")).isEqualTo(settledId);
+        assertThat(watch.nextOfType("question_answered").json().getString("id")).isEqualTo(settledId);
 
-        SseStream.SseEvent removed = nextOfType(watch, "question_removed");
+        SseStream.SseEvent removed = watch.nextOfType("question_removed");
         assertThat(removed.json().getString("id")).as("the watch says which question left").isEqualTo(settledId);
       }
 
@@ -138,15 +137,5 @@ class RetentionTest {
       // A segment deleted by a snapshot while we looked holds nothing any more.
       return false;
     }
-  }
-
-  private static SseStream.SseEvent nextOfType(SseStream watch, String type) throws InterruptedException {
-    for (SseStream.SseEvent event = watch.next(20, TimeUnit.SECONDS); event != null;
-         event = watch.next(20, TimeUnit.SECONDS)) {
-      if (type.equals(event.event())) {
-        return event;
-      }
-    }
-    throw new AssertionError("no " + type + " event came");
   }
 }
