@@ -403,6 +403,10 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       mirrorCounts();
     }
     if (result.effect() == QuestionView.Effect.APPLIED) {
+      if (event.type() == EventType.CREATED && !event.restated()) {
+        // Whichever replica admitted it: the minute's budgets hold for all of them together.
+        admission.created(createdBy(result.current()), result.current().createdAt());
+      }
       if (event.restated()) {
         history.compactedUpTo(position);
       } else {
@@ -420,6 +424,12 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   }
 
   // ---- reads ----
+
+  /** Who asked the question, as its history records it; null for a question written before histories were kept. */
+  private static Attribution createdBy(Question question) {
+    return question.history().stream().filter(action -> action.type() == EventType.CREATED).findFirst()
+        .map(QuestionAction::by).orElse(null);
+  }
 
   @Override
   public Future<Question> get(Actor actor, String id) {
