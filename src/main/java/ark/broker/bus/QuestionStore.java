@@ -34,6 +34,12 @@ public interface QuestionStore {
    */
   Future<Question> get(Actor actor, String id);
 
+  /**
+   * The question with its history, as the audit trail keeps it: like {@link #get}, and for admins also one removed
+   * after its retention whose audit trail is still kept (until {@code retention.auditSeconds}).
+   */
+  Future<Question> audited(Actor actor, String id);
+
   Future<QuestionPage> list(Actor actor, QuestionFilter filter, QuestionOrder order, int limit, String continueToken);
 
   Future<Question> answer(Actor actor, String id, Reply reply, String answeredBy);

@@ -437,6 +437,14 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   }
 
   @Override
+  public Future<Question> audited(Actor actor, String id) {
+    return known(actor, id).recover(failure -> {
+      Question removed = view.removed(id);
+      return removed != null && actor.effective().isAdmin() ? Future.succeededFuture(removed) : Future.failedFuture(failure);
+    }).map(question -> QuestionAccess.requireVisible(actor, question));
+  }
+
+  @Override
   public Future<QuestionPage> list(Actor actor, QuestionFilter filter, QuestionOrder order, int limit,
                                    String continueToken) {
     return read(() -> view.list(QuestionAccess.visible(actor, filter), order, limit, continueToken));

@@ -55,6 +55,10 @@ class RetentionTest {
       assertThat(gone.error().getString("message")).contains("question " + settledId + " was removed")
           .contains("kept 1 second after their last change").contains("retention.settledQuestionsSeconds");
       assertThat(broker.patch("/questions/" + settledId, "{\"response\":\"again\"}").status()).isEqualTo(410);
+      TestBroker.Response audited = broker.get("/questions/" + settledId + "/events");
+      assertThat(audited.status()).as("an admin reads what the audit trail keeps").isEqualTo(200);
+      assertThat(audited.json().getJsonArray("items").stream().map(item -> ((JsonObject) item).getString("type")))
+          .containsExactly("question_created", "question_answered");
       assertThat(broker.listAll("recipient=" + recipient)).extracting(q -> q.getString("id")).containsExactly(pendingId);
       TestBroker.Response askedAgain = broker.post("/questions", ("{'recipient':'" + recipient
           + "','content':'Ship it?','idempotencyKey':'ship-1'}").replace('\'', '"'));
