@@ -193,7 +193,9 @@ class ConfigReferenceTest {
         while (matcher.find()) {
           String key = matcher.group(1);
           boolean known = keys.containsKey(key) || keys.keySet().stream().anyMatch(leaf -> leaf.startsWith(key + "."));
-          if (!known) {
+          // A room of the broker (`mcp.protocol` in docs/architecture.md) is named like a key and is none.
+          boolean room = Files.isDirectory(Path.of("src/main/java/ark/broker", key.split("\\.")));
+          if (!known && !room) {
             unknown.add(file + ":" + (i + 1) + ": " + key);
           }
         }
