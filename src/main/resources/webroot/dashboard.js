@@ -534,6 +534,19 @@ function apply(q) {
   if (detailId === q.id) showDetail(q.id).catch(detailFailed);
 }
 
+/** A settled question that outlived its retention leaves the broker: it leaves the lists shown here too. */
+function forget(q) {
+  questions.delete(q.id);
+  const at = settledOrder.indexOf(q.id);
+  if (at >= 0) settledOrder.splice(at, 1);
+  render();
+  const shownAt = past.items.findIndex((item) => item.id === q.id);
+  if (shownAt >= 0) {
+    past.items.splice(shownAt, 1);
+    renderHistory();
+  }
+}
+
 // Desktop notifications, for those who ask for them: a question that arrives while the page is out of sight.
 
 const notify = $('notify');
@@ -742,6 +755,7 @@ async function follow(resourceVersion, signal) {
                 return;
               }
               if (CHANGES.has(frame.event)) apply(JSON.parse(frame.data.join('\n')));
+              else if (frame.event === 'question_removed') forget(JSON.parse(frame.data.join('\n')));
               frame = { event: '', data: [] };
               continue;
             }

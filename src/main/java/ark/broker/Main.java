@@ -5,6 +5,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.BusCodecs;
 import ark.broker.bus.McpSessionStore;
 import ark.broker.bus.Messages;
+import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
@@ -71,6 +72,9 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    if (args.length > 0 && BackupCommand.NAME.equals(args[0])) {
+      System.exit(BackupCommand.run(args));
+    }
     Vertx vertx = Vertx.vertx();
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
     try {
@@ -169,7 +173,8 @@ public final class Main {
     Path dataDir = Path.of(store.getString("dataDir"));
     JsonObject kafka = config.getJsonObject("kafka");
     boolean replicated = replicated(config);
-    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir);
+    QuestionRetention retention = QuestionRetention.from(config.getJsonObject("retention"));
+    McpSettings mcpSettings = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir, retention);
     // Every room reaches the stores through these clients, so all wait for them equally long.
     QuestionStore questionStore = Addresses.QUESTION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),
@@ -186,7 +191,7 @@ public final class Main {
         Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
         Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
-        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation"))));
+        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation")), retention));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cut off with a warning.
  */
 class CrashSafetyIT {
-  private static final Pattern RECORD = Pattern.compile("([0-9a-f]{8}) (\\d+) (.*)");
+  /** A record's line: checksum, position, its key as a JSON string (none in a header), payload. */
+  private static final Pattern RECORD = Pattern.compile("([0-9a-f]{8}) (\\d+) (\"(?:[^\"\\\\]|\\\\.)*\" )?(.*)");
 
   @TempDir
   Path dataDir;
@@ -164,9 +165,10 @@ class CrashSafetyIT {
           Matcher record = RECORD.matcher(line);
           assertThat(record.matches()).as(line).isTrue();
           CRC32C crc = new CRC32C();
-          crc.update((record.group(2) + " " + record.group(3)).getBytes(StandardCharsets.UTF_8));
+          String key = record.group(3) == null ? "" : record.group(3);
+          crc.update((record.group(2) + " " + key + record.group(4)).getBytes(StandardCharsets.UTF_8));
           assertThat(Long.parseLong(record.group(1), 16)).as("checksum of " + line).isEqualTo(crc.getValue());
-          new JsonObject(record.group(3));
+          new JsonObject(record.group(4));
         }
       }
     }
@@ -181,7 +183,7 @@ class CrashSafetyIT {
   private static String recordPayload(String line) {
     Matcher record = RECORD.matcher(line);
     assertThat(record.matches()).isTrue();
-    return record.group(3);
+    return record.group(4);
   }
 
   private static int send(HttpClient http, URI base, String method, String path, String body) throws Exception {

@@ -60,7 +60,7 @@ public final class LoadGenerator {
   }
 
   /** {@code total} create+answer pairs over {@code clients} loops, each waiting for its previous request. */
-  private static void pairs(HttpClient http, int clients, int total, Percentiles creates, Percentiles answers,
+  static void pairs(HttpClient http, int clients, int total, Percentiles creates, Percentiles answers,
                             AtomicLong errors) throws Exception {
     AtomicInteger next = new AtomicInteger();
     List<Future<Void>> loops = new ArrayList<>();

@@ -3,8 +3,12 @@ package ark.broker.bench;
 import ark.broker.testing.BrokerProcess;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.QuestionLogFile;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +32,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,9 +44,14 @@ import java.util.regex.Pattern;
  *   {@code -Dsoak.minutes} (30), with the broker's heap after a full GC and the minute's p99 printed every
  *   minute, then the heap's trend;</li>
  *   <li>1,000 watchers that replay a long history and never read, while other clients create and read:
- *   their p99 and the broker's heap (capped at 256 MiB).</li>
+ *   their p99 and the broker's heap (capped at 256 MiB);</li>
+ *   <li>retention: {@code -Dsoak.questions} (1,000,000) questions created and answered as fast as
+ *   {@code -Dsoak.clients} (8) loops go, settled questions kept {@code -Dsoak.retentionSeconds} (60), with the heap
+ *   after a full GC, the questions in memory and the question log's segment and snapshot bytes printed every minute:
+ *   flat after the first retention period, whatever the history.</li>
  * </ul>
- * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.SoakBenchmark}
+ * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.SoakBenchmark}; {@code -Dsoak.part=retention}
+ * (or {@code mixed}, {@code stalled}) runs one of them.
  */
 public final class SoakBenchmark {
   private static final int MINUTES = Integer.getInteger("soak.minutes", 30);
@@ -51,10 +62,81 @@ public final class SoakBenchmark {
   private SoakBenchmark() {
   }
 
+  private static final String PART = System.getProperty("soak.part", "all");
+
   public static void main(String[] args) throws Exception {
-    stalledWatchers();
-    soak();
+    if (PART.equals("all") || PART.equals("stalled")) {
+      stalledWatchers();
+    }
+    if (PART.equals("all") || PART.equals("mixed")) {
+      soak();
+    }
+    if (PART.equals("all") || PART.equals("retention")) {
+      retention();
+    }
     System.exit(0);
+  }
+
+  // ---- retention: a long history in bounded memory and disk ----
+
+  private static void retention() throws Exception {
+    int questions = Integer.getInteger("soak.questions", 1_000_000);
+    int clients = Integer.getInteger("soak.clients", 8);
+    int retentionSeconds = Integer.getInteger("soak.retentionSeconds", 60);
+    Path data = Files.createTempDirectory("ark-retention");
+    int port = BrokerProcess.freePort();
+    try (BrokerProcess broker = BrokerProcess.launch(data, port,
+        Map.of("RETENTION_SETTLED_QUESTIONS_SECONDS", Integer.toString(retentionSeconds)), "512m")) {
+      broker.awaitReady(Duration.ofSeconds(60));
+      HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      Vertx vertx = Vertx.vertx();
+      io.vertx.core.http.HttpClient http = vertx.createHttpClient(new HttpClientOptions()
+          .setDefaultHost("127.0.0.1").setDefaultPort(port), new PoolOptions().setHttp1MaxSize(clients));
+      Percentiles creates = new Percentiles();
+      Percentiles answers = new Percentiles();
+      AtomicLong errors = new AtomicLong();
+      Thread load = new Thread(() -> {
+        try {
+          LoadGenerator.pairs(http, clients, questions, creates, answers, errors);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }, "retention-load");
+      load.start();
+      System.out.printf("retention soak: %,d questions created and answered by %d loops, settled ones kept %d s"
+          + " (retention.settledQuestionsSeconds), heap capped at 512 MiB, fsync on%n", questions, clients, retentionSeconds);
+      System.out.println("minute  settled so far  pairs/s  heap MiB (after GC)  questions kept  segments MiB  snapshot MiB");
+      long started = System.nanoTime();
+      int before = 0;
+      for (int minute = 1; load.isAlive(); minute++) {
+        load.join(Math.max(1, TimeUnit.SECONDS.toMillis(60L * minute) - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+        int settled = answers.count();
+        double heap = heapMiB(probe, broker, true);
+        int kept = new JsonObject(send(probe, HttpRequest.newBuilder(broker.base.resolve("/readyz"))).body())
+            .getInteger("questions");
+        System.out.printf("%6d  %14d  %7d  %19.1f  %14d  %12.1f  %12.1f%n", minute, settled, (settled - before) / 60,
+            heap, kept, mib(data.resolve("questions"), "segment-"), mib(data.resolve("questions"), "snapshot-"));
+        before = settled;
+      }
+      System.out.printf("%,d pairs, %d errors; create %s; answer %s%n", answers.count(), errors.get(), creates.summary(),
+          answers.summary());
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** What the files of {@code dir} whose names start with {@code prefix} hold, in MiB. */
+  private static double mib(Path dir, String prefix) throws IOException {
+    long bytes = 0;
+    try (var files = Files.newDirectoryStream(dir, prefix + "*")) {
+      for (Path file : files) {
+        try {
+          bytes += Files.size(file);
+        } catch (NoSuchFileException deleted) {
+          // A snapshot let it go as we looked.
+        }
+      }
+    }
+    return bytes / (double) (1 << 20);
   }
 
   // ---- the soak ----

@@ -28,8 +28,17 @@ public interface QuestionStore {
   /** Asks a new question, or finds the one its idempotency key (or Query and tool call) already asked. */
   Future<Created> create(Actor actor, NewQuestion request);
 
-  /** The question; fails with {@link StoreFailure.Reason#NOT_FOUND} if there is none the actor may see. */
+  /**
+   * The question; fails with {@link StoreFailure.Reason#GONE} if it was removed after its retention, and with
+   * {@link StoreFailure.Reason#NOT_FOUND} if there is none the actor may see; each saying why.
+   */
   Future<Question> get(Actor actor, String id);
+
+  /**
+   * The question with its history, as the audit trail keeps it: like {@link #get}, and for admins also one removed
+   * after its retention whose audit trail is still kept (until {@code retention.auditSeconds}).
+   */
+  Future<Question> audited(Actor actor, String id);
 
   Future<QuestionPage> list(Actor actor, QuestionFilter filter, QuestionOrder order, int limit, String continueToken);
 
@@ -54,10 +63,10 @@ public interface QuestionStore {
   /** Answers only once the store has replayed its log, so an answer means ready. */
   Future<StoreStatus> status();
 
-  /** The question, or null if there is none with this id. */
+  /** The question, or null if there is none with this id (never, or no more: removed after its retention). */
   default Future<Question> find(Actor actor, String id) {
     return get(actor, id).recover(failure -> StoreFailure.is(failure, StoreFailure.Reason.NOT_FOUND)
-        ? Future.succeededFuture(null) : Future.failedFuture(failure));
+        || StoreFailure.is(failure, StoreFailure.Reason.GONE) ? Future.succeededFuture(null) : Future.failedFuture(failure));
   }
 
   /** Every question the filter matches, page after page, for work that must look at all of them. */

@@ -107,7 +107,8 @@ final class Dispatcher {
   }
 
   void onChange(QuestionChange change) {
-    if (!scan.isActive()) {
+    // A question removed after its retention was settled long ago: nothing is left to show anywhere.
+    if (!scan.isActive() || change.type() == EventType.REMOVED) {
       return;
     }
     Question question = change.question();

@@ -106,9 +106,12 @@ record QuestionRoutes(QuestionStore store, WatchHub hub) {
     ctx.json(body);
   }
 
-  /** {@code GET /questions/{id}/events}: the question's history, who did what and when. */
+  /**
+   * {@code GET /questions/{id}/events}: the question's history, who did what and when; for admins also that of a
+   * question removed after its retention, while the audit trail keeps it.
+   */
   void events(RoutingContext ctx) {
-    failOn(ctx, store.get(Authentication.actor(ctx), ctx.pathParam("id"))).onSuccess(question -> {
+    failOn(ctx, store.audited(Authentication.actor(ctx), ctx.pathParam("id"))).onSuccess(question -> {
       ObjectNode body = QuestionJson.MAPPER.createObjectNode();
       body.put("question", question.id());
       body.set("items", QuestionJson.MAPPER.valueToTree(question.history()));

@@ -5,6 +5,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.WorkerRole;
+import ark.broker.question.EventType;
 import ark.broker.question.QueryRef;
 import ark.broker.question.Question;
 import ark.broker.reconcile.KeyedWorkQueue;
@@ -104,7 +105,12 @@ public final class KubeVerticle extends VerticleBase {
           approvals = new A2ATaskApprovals(vertx, executor, store, new A2ATaskApi(client), settings, namespaces);
         }
         EventBus bus = vertx.eventBus();
-        bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> onChange(m.body().question()));
+        // A question removed after its retention was settled long before: no Query waits for it.
+        bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, m -> {
+          if (m.body().type() != EventType.REMOVED) {
+            onChange(m.body().question());
+          }
+        });
         WorkerRole.follow(bus, this::workerRole);
         LOG.info("Query status is on ({} mode{}), configured from {}: API server {}, Queries in {}",
             settings.queryStatusMode().name().toLowerCase(Locale.ROOT),

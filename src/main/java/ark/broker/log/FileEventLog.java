@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -96,7 +95,7 @@ public final class FileEventLog implements EventLog {
   }
 
   /** Its position is handed out by the writer, so a batch that failed leaves no gap behind. */
-  private record Append(byte[] payload, Promise<Long> promise) implements WriterTask {
+  private record Append(String key, byte[] payload, Promise<Long> promise) implements WriterTask {
   }
 
   /** An append in the batch being written, at its position. */
@@ -138,7 +137,7 @@ public final class FileEventLog implements EventLog {
       return Future.failedFuture(notStored(reason));
     }
     Promise<Long> promise = Promise.promise();
-    queue.add(new Append(payload, promise));
+    queue.add(new Append(key, payload, promise));
     return promise.future();
   }
 
@@ -203,6 +202,7 @@ public final class FileEventLog implements EventLog {
     long snapshotPosition = 0;
     long records = 0;
     long last;
+    int lastFormat = FormatVersion.CURRENT;
     List<LogFile> segments = LogFile.list(dir, LogFile.SEGMENT);
     try (ReplayDecoder replay = new ReplayDecoder(sink)) {
       List<LogFile> snapshots = LogFile.list(dir, LogFile.SNAPSHOT);
@@ -214,27 +214,60 @@ public final class FileEventLog implements EventLog {
       last = snapshotPosition;
       for (int i = 0; i < segments.size(); i++) {
         long before = last;
-        last = readSegment(segments.get(i), snapshotPosition, last, i == segments.size() - 1, replay);
+        SegmentRead read = readSegment(segments.get(i), snapshotPosition, last, i == segments.size() - 1, replay);
+        last = read.last();
+        lastFormat = read.format();
         records += last - Math.max(before, snapshotPosition);
       }
       replay.finish();
     }
-    Path activePath = segments.isEmpty()
-        ? LogFile.path(dir, LogFile.SEGMENT, last + 1)
-        : segments.get(segments.size() - 1).path();
-    active = openSegment(activePath, StandardOpenOption.CREATE);
-    syncDirectory();
+    activate(segments.isEmpty() ? null : segments.get(segments.size() - 1), lastFormat, last);
     LOG.info("Event log {} replayed: {} records up to position {} in {} ms", dir, records, last,
         (System.nanoTime() - started) / 1_000_000);
     return last;
   }
 
+  /**
+   * Appends go to the last segment if it is of the current format; a segment of an older format is left as it is
+   * (it is read as that format) and appends start a new one. A segment that is empty (new, or a torn header cut off)
+   * gets its header first.
+   */
+  private void activate(LogFile lastSegment, int lastFormat, long last) throws IOException {
+    if (lastSegment != null && Files.size(lastSegment.path()) == 0) {
+      active = openSegment(lastSegment.path(), StandardOpenOption.CREATE);
+      writeHeader(active);
+    } else if (lastSegment != null && lastFormat == FormatVersion.CURRENT) {
+      active = openSegment(lastSegment.path(), StandardOpenOption.CREATE);
+    } else {
+      if (lastSegment != null) {
+        LOG.info("Event log {} holds records of format {}: they are read as such, and new records go to a new segment "
+            + "of format {}", dir, lastFormat, FormatVersion.CURRENT);
+      }
+      active = openSegment(LogFile.path(dir, LogFile.SEGMENT, last + 1), StandardOpenOption.CREATE_NEW);
+      writeHeader(active);
+    }
+    syncDirectory();
+  }
+
+  /** Writes (and syncs) the header line that names the format, first in a new file. */
+  private void writeHeader(FileChannel file) throws IOException {
+    GrowableBuffer header = new GrowableBuffer();
+    RecordLine.encodeHeader(header);
+    writeFully(file, header);
+    if (fsync) {
+      file.force(false);
+    }
+  }
+
+  /** The last position read from a segment and the format of its records. */
+  private record SegmentRead(long last, int format) {
+  }
+
   private long readSnapshot(LogFile snapshot, ReplayDecoder replay) throws IOException {
     long count = 0;
-    try (InputStream in = Files.newInputStream(snapshot.path())) {
-      LineScanner scanner = new LineScanner(in);
-      for (LineScanner.Line line = scanner.next(); line != null; line = scanner.next()) {
-        LogRecord record = line.complete() ? RecordLine.decode(line.bytes(), line.from(), line.to()) : null;
+    try (RecordFile file = new RecordFile(snapshot.path())) {
+      for (RecordFile.Line line = file.next(); line != null; line = file.next()) {
+        LogRecord record = line.record();
         if (record == null) {
           throw new IllegalStateException("Snapshot " + snapshot.path() + " is damaged at byte " + line.offset()
               + "; move it aside to start from the segments, if they still hold everything");
@@ -257,33 +290,32 @@ public final class FileEventLog implements EventLog {
     return count;
   }
 
-  /** Replays one segment; returns the last position read. */
-  private long readSegment(LogFile segment, long snapshotPosition, long last, boolean isLast, ReplayDecoder replay)
-      throws IOException {
-    try (InputStream in = Files.newInputStream(segment.path())) {
-      LineScanner scanner = new LineScanner(in);
-      for (LineScanner.Line line = scanner.next(); line != null; line = scanner.next()) {
-        LogRecord record = line.complete() ? RecordLine.decode(line.bytes(), line.from(), line.to()) : null;
+  /** Replays one segment; returns the last position read, and the segment's format. */
+  private SegmentRead readSegment(LogFile segment, long snapshotPosition, long last, boolean isLast,
+                                  ReplayDecoder replay) throws IOException {
+    try (RecordFile file = new RecordFile(segment.path())) {
+      for (RecordFile.Line line = file.next(); line != null; line = file.next()) {
+        LogRecord record = line.record();
         if (record != null && record.position() <= snapshotPosition) {
           continue;
         }
         if (record == null || record.position() != last + 1) {
-          damaged(segment, line.offset(), scanner, isLast, record == null
+          damaged(segment, line.offset(), file, isLast, record == null
               ? "a torn or damaged record"
               : "position " + record.position() + " where " + (last + 1) + " was expected");
-          return last;
+          return new SegmentRead(last, file.format());
         }
         replay.add(record.position(), record.payload());
         last = record.position();
       }
+      return new SegmentRead(last, file.format());
     }
-    return last;
   }
 
-  private void damaged(LogFile segment, long offset, LineScanner rest, boolean isLast, String what) throws IOException {
+  private void damaged(LogFile segment, long offset, RecordFile rest, boolean isLast, String what) throws IOException {
     boolean intactRecordsFollow = false;
-    for (LineScanner.Line line = rest.next(); line != null && !intactRecordsFollow; line = rest.next()) {
-      intactRecordsFollow = line.complete() && RecordLine.decode(line.bytes(), line.from(), line.to()) != null;
+    for (RecordFile.Line line = rest.next(); line != null && !intactRecordsFollow; line = rest.next()) {
+      intactRecordsFollow = line.record() != null;
     }
     if (!isLast || intactRecordsFollow) {
       throw new IllegalStateException("Event log segment " + segment.path() + " has " + what + " at byte " + offset
@@ -344,7 +376,7 @@ public final class FileEventLog implements EventLog {
     }
     long position = writtenUpTo + pending.size() + 1;
     try {
-      RecordLine.encode(position, append.payload, buffer);
+      RecordLine.encode(position, append.key, append.payload, buffer);
       pending.add(new Placed(position, append));
     } catch (IllegalArgumentException e) {
       fail(append.promise, new LogUnavailableException("Event log " + dir + " refused a malformed record", e));
@@ -467,10 +499,14 @@ public final class FileEventLog implements EventLog {
       return;
     }
     long first = writtenUpTo + 1;
-    FileChannel next;
+    Path nextPath = LogFile.path(dir, LogFile.SEGMENT, first);
+    FileChannel next = null;
     try {
-      next = openSegment(LogFile.path(dir, LogFile.SEGMENT, first), StandardOpenOption.CREATE_NEW);
+      next = openSegment(nextPath, StandardOpenOption.CREATE_NEW);
+      writeHeader(next);
     } catch (IOException e) {
+      // A segment left behind would claim positions the current one goes on to hold.
+      discard(next, nextPath);
       LOG.warn("Event log {} could not start a new segment ({}); goes on with the current one", dir, reasonOf(e));
       fail(roll.promise, new LogUnavailableException("Event log " + dir + " cannot start a new segment", e));
       return;
@@ -491,6 +527,17 @@ public final class FileEventLog implements EventLog {
       return;
     }
     context.runOnContext(ignored -> roll.promise.complete(first));
+  }
+
+  private static void discard(FileChannel channel, Path path) {
+    try {
+      if (channel != null) {
+        channel.close();
+      }
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      LOG.debug("Could not delete {}: {}", path, reasonOf(e));
+    }
   }
 
   private FileChannel openSegment(Path path, StandardOpenOption create) throws IOException {
@@ -519,14 +566,15 @@ public final class FileEventLog implements EventLog {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
     GrowableBuffer buffer = new GrowableBuffer();
     try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      RecordLine.encodeHeader(buffer);
       for (T entry : entries) {
         LogRecord record = toRecord.apply(entry);
-        RecordLine.encode(record.position(), record.payload(), buffer);
+        RecordLine.encode(record.position(), record.key(), record.payload(), buffer);
         if (buffer.size() > (1 << 20)) {
           writeFully(out, buffer);
         }
       }
-      RecordLine.encode(0, ("{\"records\":" + entries.size() + "}").getBytes(StandardCharsets.UTF_8), buffer);
+      RecordLine.encode(0, null, ("{\"records\":" + entries.size() + "}").getBytes(StandardCharsets.UTF_8), buffer);
       writeFully(out, buffer);
       out.force(true);
     } catch (IOException | RuntimeException e) {

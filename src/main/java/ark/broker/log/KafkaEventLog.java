@@ -14,6 +14,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -41,6 +43,10 @@ import java.util.function.Function;
  * record is then either absent or, if Kafka stored it but the acknowledgement was lost, present whole
  * and applied by every replica like any other; never partly. Records carry full snapshots and the
  * version they expect, so such a late record is decided exactly as if it had been acknowledged.
+ *
+ * <p>Every record carries its {@link FormatVersion format} in a header (records without one are of format 1). A
+ * record of a newer format stops this replica reading: it is not ready, takes no writes, and says why, rather than
+ * misread what a newer version wrote.
  */
 public final class KafkaEventLog implements EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaEventLog.class);
@@ -66,6 +72,8 @@ public final class KafkaEventLog implements EventLog {
   private boolean endRequested;
   private boolean writable = true;
   private boolean readable = true;
+  /** Why this replica stopped reading (a record of a newer format), or null. */
+  private volatile String refusal;
   private volatile boolean closed;
 
   public KafkaEventLog(Vertx vertx, KafkaLogSettings settings) {
@@ -108,7 +116,12 @@ public final class KafkaEventLog implements EventLog {
     if (producer == null || closed) {
       return Future.failedFuture(new LogUnavailableException("Kafka topic " + settings.topic() + " is not open", null));
     }
-    return producer.send(new ProducerRecord<>(settings.topic(), 0, key, payload)).transform(sent -> {
+    if (refusal != null) {
+      return Future.failedFuture(new LogUnavailableException(refusal, null));
+    }
+    ProducerRecord<String, byte[]> record = new ProducerRecord<>(settings.topic(), 0, key, payload,
+        List.<Header>of(new RecordHeader(FormatVersion.KAFKA_HEADER, FormatVersion.CURRENT_BYTES)));
+    return producer.send(record).transform(sent -> {
       if (sent.succeeded()) {
         if (!writable) {
           writable = true;
@@ -132,7 +145,15 @@ public final class KafkaEventLog implements EventLog {
   }
 
   @Override
+  public String cannotWrite() {
+    return refusal;
+  }
+
+  @Override
   public Future<Void> catchUp() {
+    if (refusal != null) {
+      return Future.failedFuture(new LogUnavailableException(refusal, null));
+    }
     Promise<Void> caughtUp = Promise.promise();
     long timer = vertx.setTimer(settings.catchUpTimeoutMillis(), fired -> caughtUp.tryFail(new LogUnavailableException(
         "Kafka topic " + settings.topic() + " was not caught up with within " + settings.catchUpTimeoutMillis() + " ms",
@@ -181,7 +202,7 @@ public final class KafkaEventLog implements EventLog {
    * last one when it is a tombstone), and a catch-up waits for the position, not for a record.
    */
   private void poll() {
-    if (closed) {
+    if (closed || refusal != null) {
       return;
     }
     consumer.poll(POLL)
@@ -216,12 +237,34 @@ public final class KafkaEventLog implements EventLog {
       if (position <= appliedPosition) {
         continue; // delivered already: the consumer went back (a reset), positions only move forward
       }
+      int format = formatOf(record);
+      if (format < 0 || format > FormatVersion.CURRENT) {
+        refuse(position, format);
+        return;
+      }
       appliedPosition = position;
       recordsDelivered++;
       sink.apply(position, record.value() == null
           ? sink.decodeTombstone(position, record.key())
           : sink.decode(position, record.value()));
     }
+  }
+
+  private static int formatOf(ConsumerRecord<String, byte[]> record) {
+    Header header = record.headers().lastHeader(FormatVersion.KAFKA_HEADER);
+    if (header == null || header.value() == null) {
+      return FormatVersion.UNMARKED;
+    }
+    return FormatVersion.ofKafkaHeader(header.value());
+  }
+
+  /** Stops reading at a record of a newer format: nothing after it is applied here, and every waiter learns why. */
+  private void refuse(long position, int format) {
+    refusal = FormatVersion.newer("The record at position " + position + " of Kafka topic " + settings.topic(), format);
+    LOG.error("{}. This replica stops reading the topic, takes no writes and is not ready", refusal);
+    LogUnavailableException stopped = new LogUnavailableException(refusal, null);
+    waiting.values().forEach(promises -> promises.forEach(promise -> promise.tryFail(stopped)));
+    waiting.clear();
   }
 
   private void passed(long offset) {
@@ -237,6 +280,9 @@ public final class KafkaEventLog implements EventLog {
 
   /** Completes once every record below {@code offset} has been delivered. */
   private Future<Void> reached(long offset) {
+    if (refusal != null) {
+      return Future.failedFuture(new LogUnavailableException(refusal, null));
+    }
     if (offset <= delivered) {
       return Future.succeededFuture();
     }

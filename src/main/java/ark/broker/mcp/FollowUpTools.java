@@ -123,14 +123,15 @@ final class FollowUpTools {
     if (waitMillis > 0) {
       ctx.stream();
     }
-    return store.find(Caller.actorOf(ctx), id).compose(question -> {
-      if (question == null) {
-        return Future.succeededFuture(QuestionResults.errorResult("There is no question " + id));
-      }
+    return store.get(Caller.actorOf(ctx), id).compose(question -> {
       if (question.outcome().status().isFinal() || waitMillis == 0) {
         return Future.succeededFuture(QuestionResults.statusResult(question));
       }
       return watch.untilFinal(ctx, question.id(), waitMillis).map(QuestionResults::statusResult);
+    }).recover(failure -> switch (StoreFailure.of(failure).reason()) {
+      // Never asked, or removed after its retention: the store says which, for the model to read.
+      case NOT_FOUND, GONE -> Future.succeededFuture(QuestionResults.errorResult(failure.getMessage()));
+      default -> Future.failedFuture(failure);
     });
   }
 
@@ -143,7 +144,7 @@ final class FollowUpTools {
         .map(QuestionResults::statusResult)
         // Nothing left to withdraw is for the model to read, not a protocol error.
         .recover(failure -> switch (StoreFailure.of(failure).reason()) {
-          case NOT_FOUND, CONFLICT -> Future.succeededFuture(QuestionResults.errorResult(failure.getMessage()));
+          case NOT_FOUND, GONE, CONFLICT -> Future.succeededFuture(QuestionResults.errorResult(failure.getMessage()));
           default -> Future.failedFuture(failure);
         });
   }

@@ -1,5 +1,6 @@
 package ark.broker.mcp;
 
+import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.SessionIdle;
 import ark.broker.edge.ServerLimits;
 import ark.broker.mcp.protocol.ServerSettings;
@@ -21,13 +22,17 @@ import java.time.Duration;
  * @param sessionCacheSize how many sessions each replica keeps in memory
  * @param maxSessions how many sessions may exist at once, on all replicas together (the session store refuses more)
  * @param limits connections, timeouts and header sizes the port allows
+ * @param retention how long questions, and so tasks, are kept once settled: a task's {@code ttl}
  */
 public record McpSettings(String host, int port, ServerSettings server, Duration sessionIdle,
                           long progressIntervalMillis, long plainCallWaitSeconds, long taskPollIntervalMillis, int sessionCacheSize,
-                          int maxSessions, ServerLimits limits) {
+                          int maxSessions, ServerLimits limits, QuestionRetention retention) {
 
-  /** @param dataDir the data directory of a broker on its own file log, or null for replicas sharing Kafka */
-  public static McpSettings from(JsonObject mcp, Path dataDir) {
+  /**
+   * @param dataDir the data directory of a broker on its own file log, or null for replicas sharing Kafka
+   * @param retention how long the question store keeps questions
+   */
+  public static McpSettings from(JsonObject mcp, Path dataDir, QuestionRetention retention) {
     long plainCallWait = mcp.getLong("plainCallWaitSeconds");
     if (plainCallWait < 0) {
       throw new IllegalArgumentException("mcp.plainCallWaitSeconds must not be negative (0: until answered), not " + plainCallWait);
@@ -48,6 +53,6 @@ public record McpSettings(String host, int port, ServerSettings server, Duration
     return new McpSettings(mcp.getString("host"), mcp.getInteger("port"), server, sessionIdle,
         mcp.getLong("progressIntervalSeconds") * 1000, plainCallWait, mcp.getLong("taskPollIntervalMillis"),
         mcp.getInteger("sessionCacheSize"), mcp.getInteger("maxSessions"),
-        ServerLimits.from("mcp", mcp, mcp.getLong("heartbeatSeconds")));
+        ServerLimits.from("mcp", mcp, mcp.getLong("heartbeatSeconds")), retention);
   }
 }

@@ -92,7 +92,8 @@ public final class McpVerticle extends VerticleBase {
         .description("Open standalone GET streams of MCP sessions").register(meters);
 
     watch = new QuestionWatch(vertx, store, settings.progressIntervalMillis());
-    QuestionTaskStore tasks = new QuestionTaskStore(store, watch, mcp, settings.taskPollIntervalMillis());
+    QuestionTaskStore tasks = new QuestionTaskStore(store, watch, mcp, settings.taskPollIntervalMillis(),
+        settings.retention());
     QuestionResources resources = new QuestionResources(store, mcp);
     AskQuestionTool ask = new AskQuestionTool(store, watch, tasks, new PlainCallWait(settings.plainCallWaitSeconds()),
         new Caller.Unattributed());
@@ -188,7 +189,7 @@ public final class McpVerticle extends VerticleBase {
   /**
    * The store's and the door's refusals as clients see them: a refused request is the caller's mistake, an
    * invalid-params error whose {@code data.status} is the HTTP status REST would answer (403: the caller may not
-   * act so; 404: there is no such question for it; 422, 429); anything else means the store is away, an internal
+   * act so; 404: there is no such question for it; 410: it was removed after its retention; 422, 429); anything else means the store is away, an internal
    * error to the client.
    */
   static JsonRpcError asRpcError(Throwable failure) {
@@ -198,7 +199,7 @@ public final class McpVerticle extends VerticleBase {
     StoreFailure refused = StoreFailure.of(failure);
     return switch (refused.reason()) {
       // The data says which refusal it was, as a REST status; over a budget it also says when to retry.
-      case INVALID, NOT_FOUND, CONFLICT, FORBIDDEN, UNPROCESSABLE, TOO_MANY_REQUESTS -> new JsonRpcError(
+      case INVALID, NOT_FOUND, GONE, CONFLICT, FORBIDDEN, UNPROCESSABLE, TOO_MANY_REQUESTS -> new JsonRpcError(
           JsonRpcError.INVALID_PARAMS,
           (refused.reason() == StoreFailure.Reason.FORBIDDEN ? "Forbidden: " : "") + refused.getMessage(),
           refused.reason() == StoreFailure.Reason.TOO_MANY_REQUESTS

@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.time.Duration;
+import java.time.Instant;
+
 /** How questions look to MCP clients: tool results, tasks, and the schema of both. */
 final class QuestionResults {
   static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -117,7 +120,8 @@ final class QuestionResults {
   }
 
   /** The MCP Task that stands for a question: the task id is the question id. */
-  static ObjectNode task(Question question, long pollIntervalMillis) {
+  /** @param removal when the question leaves the store (its retention ends), or null while pending or kept for ever */
+  static ObjectNode task(Question question, long pollIntervalMillis, Instant removal) {
     ObjectNode task = McpJson.object()
         .put("taskId", question.id())
         .put("status", switch (question.outcome().status()) {
@@ -129,8 +133,12 @@ final class QuestionResults {
         .put("statusMessage", statusMessage(question))
         .put("createdAt", question.createdAt().toString())
         .put("lastUpdatedAt", question.updatedAt().toString());
-    // Questions are kept, so the task never expires: a null ttl means unlimited.
-    task.set("ttl", NullNode.getInstance());
+    // A pending question is never removed: a null ttl means unlimited. A settled one goes with its retention.
+    if (removal == null) {
+      task.set("ttl", NullNode.getInstance());
+    } else {
+      task.put("ttl", Duration.between(question.createdAt(), removal).toMillis());
+    }
     if (!question.outcome().status().isFinal()) {
       task.put("pollInterval", pollIntervalMillis);
     }

@@ -1,5 +1,6 @@
 package ark.broker.mcp;
 
+import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.mcp.protocol.JsonRpcError;
@@ -32,6 +33,7 @@ final class QuestionTaskStore implements TaskStore {
   private final QuestionWatch watch;
   private final McpServer server;
   private final long pollIntervalMillis;
+  private final QuestionRetention retention;
   /**
    * Which sessions on this replica asked for or looked at which task, so they get
    * {@code notifications/tasks/status} when it changes. Best effort, as the spec allows: clients poll
@@ -39,11 +41,14 @@ final class QuestionTaskStore implements TaskStore {
    */
   private final Map<String, Set<String>> observers = new HashMap<>();
 
-  QuestionTaskStore(QuestionStore store, QuestionWatch watch, McpServer server, long pollIntervalMillis) {
+  /** @param retention how long a settled question, and so its task, is kept: the task's {@code ttl} */
+  QuestionTaskStore(QuestionStore store, QuestionWatch watch, McpServer server, long pollIntervalMillis,
+                    QuestionRetention retention) {
     this.store = store;
     this.watch = watch;
     this.server = server;
     this.pollIntervalMillis = pollIntervalMillis;
+    this.retention = retention;
   }
 
   @Override
@@ -117,7 +122,7 @@ final class QuestionTaskStore implements TaskStore {
   }
 
   private ObjectNode task(Question question) {
-    return QuestionResults.task(question, pollIntervalMillis);
+    return QuestionResults.task(question, pollIntervalMillis, retention.removalOf(question));
   }
 
   private Future<ObjectNode> untilFinal(RequestContext ctx, String taskId) {
@@ -125,11 +130,15 @@ final class QuestionTaskStore implements TaskStore {
         .map(question -> QuestionResults.withRelatedTask(QuestionResults.askResult(question), taskId));
   }
 
+  /** The task's question; a task not found (never there, or removed after its retention) is an error saying which. */
   private Future<Question> existing(RequestContext ctx, String taskId) {
-    return store.find(Caller.actorOf(ctx), taskId)
-        .compose(question -> question == null
-            ? Future.failedFuture(JsonRpcError.invalidParams("Failed to retrieve task: Task not found: " + taskId))
-            : Future.succeededFuture(question));
+    return store.get(Caller.actorOf(ctx), taskId).recover(failure -> {
+      StoreFailure refused = StoreFailure.of(failure);
+      return refused.reason() == StoreFailure.Reason.NOT_FOUND || refused.reason() == StoreFailure.Reason.GONE
+          ? Future.failedFuture(JsonRpcError.invalidParams("Failed to retrieve task: Task not found: " + taskId + " ("
+              + refused.getMessage() + ")"))
+          : Future.failedFuture(failure);
+    });
   }
 
   private JsonRpcError alreadyTerminal(Question question) {

@@ -12,7 +12,14 @@ public enum EventType {
   /** Nobody answered in escalation.remindAfterSeconds: the channels remind the same people. */
   REMINDED("question_reminded"),
   /** Nobody answered in escalation.escalateAfterSeconds: escalation.escalateTo are asked too. */
-  ESCALATED("question_escalated");
+  ESCALATED("question_escalated"),
+  /**
+   * A settled question outlived its retention: it leaves the API, while the audit trail keeps it (the record holds
+   * it as it was) until the audit trail's own retention ends.
+   */
+  REMOVED("question_removed"),
+  /** The audit trail's retention of a removed question ended: nothing of it is kept (on Kafka, a tombstone). */
+  FORGOTTEN("question_forgotten");
 
   private final String wireName;
 

@@ -26,6 +26,13 @@ public record Question(String id, Asked asked, AnswerForm form, FollowUps follow
     history = history == null ? List.of() : List.copyOf(history);
   }
 
+  /** A question of which nothing is known but its id: what a record that ends it (a tombstone) says of it. */
+  public static Question knownOnlyAs(String id) {
+    return new Question(id, new Asked(null, null, null, null, null, null, null, false), new AnswerForm(null, null, false, null),
+        new FollowUps(null, null, null, null), new Outcome(null, null, null, null, null, false, null),
+        new Origin(null, null, null), null, null, null, null, 0);
+  }
+
   public boolean isPending() {
     return outcome.status() == QuestionStatus.PENDING;
   }

@@ -27,6 +27,25 @@ public record QuestionEvent(EventType type, Question question, Instant at, Long 
   }
 
   /**
+   * A settled question leaves the API; the record holds it as it was, which the audit trail keeps. Decided on the
+   * question as it is, so it does not apply should the question have changed meanwhile.
+   */
+  public static QuestionEvent removed(Question question, Instant at) {
+    return new QuestionEvent(EventType.REMOVED, question.withoutVersion(), at, question.resourceVersion(), false);
+  }
+
+  /** A removed question as the audit trail keeps it, restated (in a snapshot, or after a record that lost a race). */
+  public static QuestionEvent restatingRemoved(Question question) {
+    return new QuestionEvent(EventType.REMOVED, question.withoutVersion(), question.updatedAt(), question.resourceVersion(),
+        true);
+  }
+
+  /** Nothing of the question is kept any more: what a log that keeps no tombstones writes instead of one. */
+  public static QuestionEvent forgotten(String id, Instant at) {
+    return new QuestionEvent(EventType.FORGOTTEN, Question.knownOnlyAs(id), at, null, false);
+  }
+
+  /**
    * The current state again, as the newest record of its question: after a record that lost a race,
    * so that a compacted log, which keeps only the newest record of each question, keeps the truth; and
    * as a snapshot's self-contained record.

@@ -1,10 +1,14 @@
 package ark.broker.store;
 
 import ark.broker.auth.Actor;
+import ark.broker.auth.AuthMethod;
 import ark.broker.auth.Principal;
+import ark.broker.auth.PrincipalKind;
 import ark.broker.bus.StoreFailure;
+import ark.broker.question.Attribution;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,11 +16,12 @@ import java.util.Map;
 
 /**
  * Decides whether an actor may create one more question now, by its {@link Budget}s: how many of its questions are
- * pending (from the view, so every replica and every restart agrees, plus the creates of it still being written
- * here) and how many it created in the last minute (a token bucket per principal, on this replica only: with
- * replicas behind a load balancer a principal may create up to that many per minute on each). The question counts
- * against the principal it is asked as and, when a service acts for an agent, against the service's own total for
- * the agents it acts for too: both must admit it. Not thread-safe: the store's event loop owns it.
+ * pending and how many it created in the last minute, both learnt from the log (the view's pending counts, and a
+ * token bucket per principal that every create record drains, {@link #created}), so every replica and every restart
+ * agrees and replicas behind a load balancer together allow one budget; plus the creates admitted here and still
+ * being written. The question counts against the principal it is asked as and, when a service acts for an agent,
+ * against the service's own total for the agents it acts for too: both must admit it. Not thread-safe: the store's
+ * event loop owns it.
  */
 final class CreateAdmission {
   /** A pending question frees its place when someone answers it: no one can say when, so ask again this soon. */
@@ -62,19 +67,39 @@ final class CreateAdmission {
     }
     for (Account account : accounts) {
       int perMinute = account.budget().createsPerMinute();
-      long waitMillis = perMinute > 0 ? bucket(account, now).waitMillis(now) : 0;
+      long waitMillis = perMinute > 0 ? bucket(account, now).waitMillis(now, writing.getOrDefault(account.key(), 0)) : 0;
       if (waitMillis > 0) {
         return tooMany(account.who() + " may create " + Budget.count(perMinute, "question") + " a minute" + account.scope(),
             Math.max(1, (waitMillis + 999) / 1000));
       }
     }
     for (Account account : accounts) {
-      if (account.budget().createsPerMinute() > 0) {
-        bucket(account, now).take();
-      }
       writing.merge(account.key(), 1, Integer::sum);
     }
     return null;
+  }
+
+  /**
+   * A create record of the log, on whichever replica it was admitted: it spends its minute's budgets, as of when it
+   * was created. Who asked is what its history records, so budgets that name a team count it only once the team's
+   * member has created on this replica (until then the default budget's size is assumed).
+   */
+  void created(Attribution by, Instant createdAt) {
+    long at = createdAt.toEpochMilli();
+    if (by == null || by.principal() == null || at < clock.millis() - MINUTE_MILLIS) {
+      return;
+    }
+    Principal asker;
+    try {
+      asker = new Principal(PrincipalKind.parse(by.kind()), by.principal(), List.of(), AuthMethod.TOKEN);
+    } catch (IllegalArgumentException unknownKind) {
+      return;
+    }
+    for (Account account : accounts(new Actor(asker, by.actingFor()), 0, 0)) {
+      if (account.budget().createsPerMinute() > 0) {
+        bucket(account, at).take(at);
+      }
+    }
   }
 
   /** The create that {@link #admit} let through is written (or failed): the view counts it now, if anything does. */
@@ -108,8 +133,11 @@ final class CreateAdmission {
     return accounts;
   }
 
+  /** The account's bucket, of its budget's size (a bucket first met in the log may have assumed another). */
   private Bucket bucket(Account account, long now) {
-    return buckets.computeIfAbsent(account.key(), key -> new Bucket(account.budget().createsPerMinute(), now));
+    Bucket bucket = buckets.computeIfAbsent(account.key(), key -> new Bucket(account.budget().createsPerMinute(), now));
+    bucket.capacity = account.budget().createsPerMinute();
+    return bucket;
   }
 
   private static StoreFailure tooMany(String why, long retryAfterSeconds) {
@@ -126,37 +154,43 @@ final class CreateAdmission {
     buckets.values().removeIf(bucket -> bucket.fullAt(now));
   }
 
-  /** Creates left for a minute's budget, refilled continuously: the whole budget over one minute. */
+  /**
+   * Creates spent of a minute's budget, given back continuously: the whole budget over one minute. Creates are taken
+   * as the log brings them, so the bucket may be overdrawn by creates other replicas admitted meanwhile.
+   */
   private static final class Bucket {
-    private final int capacity;
-    private double tokens;
+    private int capacity;
+    private double spent;
     private long at;
 
     Bucket(int capacity, long now) {
       this.capacity = capacity;
-      this.tokens = capacity;
       this.at = now;
     }
 
-    /** 0 if a create may be taken now, else how many milliseconds until one may. */
-    long waitMillis(long now) {
-      refill(now);
-      return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) * MINUTE_MILLIS / capacity);
+    /** 0 if one more create may be admitted now, beside {@code reserved} ones being written; else how long until one may. */
+    long waitMillis(long now, int reserved) {
+      giveBack(now);
+      double excess = spent + reserved + 1 - capacity;
+      return excess <= 0 ? 0 : (long) Math.ceil(excess * MINUTE_MILLIS / capacity);
     }
 
-    /** Takes one create, which {@link #waitMillis} said is there. */
-    void take() {
-      tokens -= 1;
+    /** One create, made at {@code when}. */
+    void take(long when) {
+      giveBack(when);
+      spent += 1;
     }
 
     boolean fullAt(long now) {
-      refill(now);
-      return tokens >= capacity;
+      giveBack(now);
+      return spent <= 0;
     }
 
-    private void refill(long now) {
-      tokens = Math.min(capacity, tokens + (now - at) * (double) capacity / MINUTE_MILLIS);
-      at = now;
+    private void giveBack(long now) {
+      if (now > at) {
+        spent = Math.max(0, spent - (now - at) * (double) capacity / MINUTE_MILLIS);
+        at = now;
+      }
     }
   }
 }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -45,6 +46,12 @@ public final class QuestionView {
   /** And each service's pending questions, asked for the agents it acts for. */
   private final Map<String, Integer> pendingByActingService = new HashMap<>();
   private final TreeSet<Deadline> deadlines = new TreeSet<>();
+  /** Settled questions by their last change: the first of them are the first whose retention ends. */
+  private final TreeSet<Deadline> settled = new TreeSet<>();
+  /** Questions that left the API and that the audit trail still keeps, as they were when removed. */
+  private final Map<String, Question> removed = new HashMap<>();
+  /** The same, by their last change before they were removed: the first are the first the audit trail forgets. */
+  private final TreeSet<Deadline> removedByAge = new TreeSet<>();
   private final EnumMap<QuestionStatus, Long> countByStatus = new EnumMap<>(QuestionStatus.class);
   private final Set<String> misstated = new LinkedHashSet<>();
   private long position;
@@ -64,7 +71,9 @@ public final class QuestionView {
     /** The event was based on a state that another write changed first; it was ignored. */
     SUPERSEDED,
     /** A restatement of the state the view already holds: nothing changes. */
-    CONFIRMED
+    CONFIRMED,
+    /** The record ended what the audit trail kept of a question that had left the API: nothing visible changes. */
+    DROPPED
   }
 
   /** @param current the question after the event (or as it stays, when the event was not applied) */
@@ -85,7 +94,19 @@ public final class QuestionView {
   }
 
   private Result decide(QuestionEvent event, long eventPosition) {
-    Question existing = byId.get(event.question().id());
+    String id = event.question().id();
+    if (event.type() == EventType.FORGOTTEN) {
+      return forget(id, event, eventPosition);
+    }
+    Question existing = byId.get(id);
+    Question removedBefore = removed.get(id);
+    if (event.type() == EventType.REMOVED) {
+      return remove(existing, removedBefore, event, eventPosition);
+    }
+    if (removedBefore != null) {
+      // Written by a replica that had not seen the removal yet: it lost, like any write based on an older state.
+      return new Result(Effect.SUPERSEDED, removedBefore);
+    }
     if (existing != null) {
       if (event.type() == EventType.CREATED && !event.restated()) {
         return new Result(Effect.ALREADY_EXISTS, existing);
@@ -107,6 +128,76 @@ public final class QuestionView {
   }
 
   /**
+   * A settled question leaves the API, kept for the audit trail as the record has it: if it is still as the remover
+   * saw it, or whatever it is when the record restates its removal (a snapshot, a compacted log).
+   */
+  private Result remove(Question existing, Question removedBefore, QuestionEvent event, long eventPosition) {
+    if (removedBefore != null) {
+      return new Result(event.restated() ? Effect.CONFIRMED : Effect.SUPERSEDED, removedBefore);
+    }
+    if (existing != null && !event.restated() && !Objects.equals(event.expectedVersion(), existing.resourceVersion())) {
+      return new Result(Effect.SUPERSEDED, existing);
+    }
+    if (existing != null) {
+      leave(existing);
+    }
+    long version = event.restated() && event.expectedVersion() != null ? event.expectedVersion() : eventPosition;
+    Question kept = event.question().withResourceVersion(version);
+    removed.put(kept.id(), kept);
+    removedByAge.add(lastChange(kept));
+    return new Result(Effect.APPLIED, kept);
+  }
+
+  /** Nothing of the question is kept any more; one still in the API leaves it too. */
+  private Result forget(String id, QuestionEvent event, long eventPosition) {
+    Question existing = byId.get(id);
+    if (existing != null) {
+      leave(existing);
+      return new Result(Effect.APPLIED, existing.withResourceVersion(eventPosition));
+    }
+    Question kept = removed.remove(id);
+    if (kept != null) {
+      removedByAge.remove(lastChange(kept));
+    }
+    return new Result(Effect.DROPPED, kept != null ? kept : event.question());
+  }
+
+  /** The question leaves every index of questions in the API. */
+  private void leave(Question question) {
+    ListOrder order = new ListOrder(question.createdAt(), question.id());
+    byId.remove(question.id());
+    inListOrder.remove(order);
+    pending.remove(order);
+    removeFrom(bySender, question.asked().sender(), order);
+    for (String recipient : question.recipients()) {
+      removeFrom(byRecipient, recipient, order);
+    }
+    if (question.isPending()) {
+      countPending(pendingBySender, question.asked().sender(), -1);
+      countPending(pendingByActingService, question.askedOnBehalfBy(), -1);
+    }
+    if (question.nextDeadline() != null) {
+      deadlines.remove(new Deadline(question.nextDeadline(), question.id()));
+    }
+    settled.remove(lastChange(question));
+    countByStatus.merge(question.outcome().status(), -1L, Long::sum);
+  }
+
+  private static void removeFrom(Map<String, NavigableSet<ListOrder>> index, String key, ListOrder order) {
+    if (key == null) {
+      return;
+    }
+    NavigableSet<ListOrder> orders = index.get(key);
+    if (orders != null && orders.remove(order) && orders.isEmpty()) {
+      index.remove(key);
+    }
+  }
+
+  private static Deadline lastChange(Question question) {
+    return new Deadline(question.updatedAt() != null ? question.updatedAt() : question.createdAt(), question.id());
+  }
+
+  /**
    * Questions whose newest record in the log is not the state this view holds (it lost a race), so
    * that they must be restated; in the order they became so.
    */
@@ -116,6 +207,37 @@ public final class QuestionView {
 
   public Question get(String id) {
     return byId.get(id);
+  }
+
+  /** The question as the audit trail keeps it, if it left the API; else null. */
+  public Question removed(String id) {
+    return removed.get(id);
+  }
+
+  /** Every question that left the API and that the audit trail still keeps. */
+  public Collection<Question> allRemoved() {
+    return removed.values();
+  }
+
+  /** Settled questions whose last change was before {@code before}, oldest first: those whose retention ended. */
+  public List<Question> settledBefore(Instant before, int max) {
+    return before(settled, before, max, byId);
+  }
+
+  /** Removed questions whose last change was before {@code before}, oldest first: those the audit trail forgets. */
+  public List<Question> removedBefore(Instant before, int max) {
+    return before(removedByAge, before, max, removed);
+  }
+
+  private static List<Question> before(TreeSet<Deadline> byAge, Instant before, int max, Map<String, Question> questions) {
+    List<Question> due = new ArrayList<>();
+    for (Deadline deadline : byAge) {
+      if (!deadline.at.isBefore(before) || due.size() == max) {
+        break;
+      }
+      due.add(questions.get(deadline.id));
+    }
+    return due;
   }
 
   public Question require(String id) {
@@ -224,6 +346,7 @@ public final class QuestionView {
       if (before.nextDeadline() != null) {
         deadlines.remove(new Deadline(before.nextDeadline(), before.id()));
       }
+      settled.remove(lastChange(before));
     } else if (after.asked().sender() != null) {
       // Who asks never changes, so a question joins this index once.
       bySender.computeIfAbsent(after.asked().sender(), key -> new TreeSet<>()).add(order);
@@ -249,6 +372,9 @@ public final class QuestionView {
     countByStatus.merge(after.outcome().status(), 1L, Long::sum);
     if (after.nextDeadline() != null) {
       deadlines.add(new Deadline(after.nextDeadline(), after.id()));
+    }
+    if (!after.isPending()) {
+      settled.add(lastChange(after));
     }
   }
 

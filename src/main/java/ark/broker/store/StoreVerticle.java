@@ -8,6 +8,7 @@ import ark.broker.bus.Messages.Changes;
 import ark.broker.bus.Messages.Created;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.bus.Messages.StoreStatus;
+import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.WorkerRole;
@@ -41,7 +42,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.UnaryOperator;
 
@@ -55,6 +59,8 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   /** A write that lost a race against another replica is decided again on the new state, this often. */
   private static final int MAX_ATTEMPTS = 5;
   private static final int FOLLOW_UP_BATCH = 1000;
+  /** Removals a pass starts at most, so a backlog (a retention just shortened) is worked off without a flood. */
+  private static final int RETENTION_BATCH = 1000;
 
   private final EventLog log;
   private final Clock clock;
@@ -62,25 +68,33 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   private final StoreSettings settings;
   private final CreateAdmission admission;
   private final List<EscalationRule> escalationRules;
+  private final QuestionRetention retention;
+  private final RetentionLog retentionLog;
   private final QuestionView view = new QuestionView();
   private final ChangeHistory history;
   private final KeyedSequencer sequencer = new KeyedSequencer();
   private final AtomicLongArray countsByStatus = new AtomicLongArray(QuestionStatus.values().length);
+  private final AtomicLong removedKept = new AtomicLong();
   private LogBackedView<QuestionEvent, QuestionView.Result> questions;
   /** Follow-ups (reminders, escalations, timeouts) and repairs are once-only work: only the worker replica does them. */
   private PeriodicPass upkeep;
   /** Asked for the store's status: the session log's health is part of it. */
   private McpSessionStore sessions;
 
-  /** @param escalationRules what questions that bring no {@code escalation} get, first match wins */
+  /**
+   * @param escalationRules what questions that bring no {@code escalation} get, first match wins
+   * @param retention how long settled questions, and the audit trail of them, are kept
+   */
   public StoreVerticle(EventLog log, Clock clock, MeterRegistry meters, StoreSettings settings, Budgets budgets,
-                       List<EscalationRule> escalationRules) {
+                       List<EscalationRule> escalationRules, QuestionRetention retention) {
     this.log = log;
     this.clock = clock;
     this.meters = meters;
     this.settings = settings;
     this.admission = new CreateAdmission(budgets, clock);
     this.escalationRules = List.copyOf(escalationRules);
+    this.retention = retention;
+    this.retentionLog = new RetentionLog(clock, retention);
     this.history = new ChangeHistory(settings.watchHistory());
   }
 
@@ -98,9 +112,18 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       }
 
       @Override
+      public QuestionEvent ended(String key) {
+        return QuestionEvent.forgotten(key, null);
+      }
+
+      @Override
       public LogBackedView.Snapshot<QuestionEvent> snapshot(long position) {
-        return new LogBackedView.Snapshot<>(position, view.all().stream().map(question -> new LogBackedView.Restatement<>(
-            question.resourceVersion(), question.id(), QuestionEvent.restating(question))).toList());
+        List<LogBackedView.Restatement<QuestionEvent>> entries = new ArrayList<>(view.size() + view.allRemoved().size());
+        view.all().forEach(question -> entries.add(new LogBackedView.Restatement<>(question.resourceVersion(), question.id(),
+            QuestionEvent.restating(question))));
+        view.allRemoved().forEach(removed -> entries.add(new LogBackedView.Restatement<>(removed.resourceVersion(),
+            removed.id(), QuestionEvent.restatingRemoved(removed))));
+        return new LogBackedView.Snapshot<>(position, entries);
       }
     }).map(replayed -> {
       mirrorCounts();
@@ -110,6 +133,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
           new Backoff(settings.expiryCheckMillis(), settings.expiryCheckMillis()), () -> {
             followUpsDue();
             restateMisstated();
+            removeAged();
             return Future.succeededFuture();
           });
       WorkerRole.follow(bus, upkeep::setActive);
@@ -144,6 +168,9 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       Question existing = view.get(id);
       if (existing != null) {
         return replayed(actor, request, existing);
+      }
+      if (view.removed(id) != null) {
+        return Future.failedFuture(reused(request, view.removed(id)));
       }
       Actor asker = actor;
       StoreFailure overBudget = admission.admit(asker, request.sender() == null ? 0 : view.pendingFrom(request.sender()),
@@ -182,6 +209,13 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
           + " and different content; use a new key for a new question"));
     }
     return read(() -> new Created(QuestionAccess.requireVisible(actor, existing), false));
+  }
+
+  /** A create whose key names a question removed after its retention: asking again would lose what it recorded. */
+  private StoreFailure reused(NewQuestion request, Question removed) {
+    return new StoreFailure(StoreFailure.Reason.CONFLICT, retention.whyRemoved(removed) + "; this "
+        + (request.idempotencyKey() != null ? "idempotency key" : "query and toolCallId")
+        + " named it, so use a new one for a new question");
   }
 
   @Override
@@ -234,19 +268,30 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
    * @param reason why, as the actor said it (a declined question's reason), for the history; or null
    */
   private Future<Question> change(String id, EventType type, Actor actor, String reason, UnaryOperator<Question> decide) {
-    return known(id).compose(found -> sequencer.run(id, () -> attempt(id, type, actor.attribution(), reason, decide, 1)));
+    return known(actor, id).compose(found -> sequencer.run(id, () -> attempt(id, type, actor.attribution(), reason, decide, 1)));
   }
 
   /**
    * The question, if this replica's view has it or once it has caught up with the log: a question
-   * that another replica created and acknowledged a moment ago is found here too.
+   * that another replica created and acknowledged a moment ago is found here too. One removed after its retention
+   * is gone (410, saying why) for whoever could see it; any other is not found (404).
    */
-  private Future<Question> known(String id) {
+  private Future<Question> known(Actor actor, String id) {
     Question question = view.get(id);
     if (question != null) {
       return Future.succeededFuture(question);
     }
-    return questions.catchUp().transform(caughtUpOrNot -> read(() -> view.require(id)));
+    Future<Void> caughtUp = view.removed(id) != null ? Future.succeededFuture() : questions.catchUp();
+    return caughtUp.transform(caughtUpOrNot -> {
+      Question now = view.get(id);
+      if (now != null) {
+        return Future.succeededFuture(now);
+      }
+      Question removed = view.removed(id);
+      return Future.failedFuture(removed != null && QuestionAccess.maySee(actor, removed)
+          ? new StoreFailure(StoreFailure.Reason.GONE, retention.whyRemoved(removed))
+          : new StoreFailure(StoreFailure.Reason.NOT_FOUND, retention.whyNotFound(id)));
+    });
   }
 
   private Future<Question> attempt(String id, EventType type, Attribution by, String reason,
@@ -283,19 +328,21 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   /**
    * Appends the question's state again if its newest record lost a race, once the writes queued for it
-   * are done: a compacted log keeps only the newest record of a question, and must keep the winner's.
+   * are done: a compacted log keeps only the newest record of a question, and must keep the winner's (a removed
+   * question's too: what the audit trail keeps of it).
    */
   private void restateLater(String id) {
     sequencer.run(id, () -> {
       Question current = view.get(id);
-      if (current == null || !view.misstated().contains(id)) {
+      Question removed = view.removed(id);
+      if (current == null && removed == null || !view.misstated().contains(id)) {
         return Future.succeededFuture();
       }
-      return write(QuestionEvent.restating(current))
+      return write(current != null ? QuestionEvent.restating(current) : QuestionEvent.restatingRemoved(removed))
           .onSuccess(result -> {
             if (result.effect() == QuestionView.Effect.CONFIRMED) {
               LOG.info("Question {} restated at resourceVersion {}: a write to it had lost a race", id,
-                  current.resourceVersion());
+                  (current != null ? current : removed).resourceVersion());
             }
           });
     }).onFailure(failure -> LOG.debug("Question {} could not be restated yet: {}", id, failure.getMessage()));
@@ -303,6 +350,39 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   private Future<QuestionView.Result> write(QuestionEvent event) {
     return questions.append(event.question().id(), event);
+  }
+
+  /**
+   * On the worker: settled questions whose retention ended leave the API, kept for the audit trail as they were; and
+   * those the audit trail has kept for its own retention are forgotten (a tombstone on Kafka, a record the next
+   * snapshot leaves out on the file log). Level-triggered from the view, so a new worker finishes what the last left.
+   * Each is decided again on the question as it is when written: one that changed meanwhile is not removed.
+   */
+  private void removeAged() {
+    if (retention.keepsForever()) {
+      return;
+    }
+    Instant now = now();
+    Instant settledBefore = now.minus(retention.settledQuestions());
+    for (Question due : view.settledBefore(settledBefore, RETENTION_BATCH)) {
+      if (!sequencer.isBusy(due.id())) {
+        sequencer.run(due.id(), () -> {
+          Question current = view.get(due.id());
+          if (current == null || current.isPending() || !current.updatedAt().isBefore(settledBefore)) {
+            return Future.succeededFuture();
+          }
+          return write(QuestionEvent.removed(current, now)).onSuccess(result -> retentionLog.removed(result.effect()));
+        }).onFailure(failure -> LOG.debug("Question {} not removed yet: {}", due.id(), failure.getMessage()));
+      }
+    }
+    for (Question kept : view.removedBefore(now.minus(retention.auditTrail()), RETENTION_BATCH)) {
+      if (!sequencer.isBusy(kept.id())) {
+        sequencer.run(kept.id(), () -> view.removed(kept.id()) == null ? Future.succeededFuture()
+            : questions.remove(kept.id(), QuestionEvent.forgotten(kept.id(), now))
+                .onSuccess(result -> retentionLog.forgotten(result.effect())))
+            .onFailure(failure -> LOG.debug("Question {} not forgotten yet: {}", kept.id(), failure.getMessage()));
+      }
+    }
   }
 
   /** Milliseconds are what clients and the Kubernetes API keep; finer digits would only differ between them. */
@@ -314,11 +394,20 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   private QuestionView.Result onEvent(long position, QuestionEvent event) {
     QuestionView.Result result = view.apply(event, position);
+    if (result.effect() == QuestionView.Effect.DROPPED && questions.isLive()) {
+      mirrorCounts();
+    }
     if (result.effect() == QuestionView.Effect.APPLIED) {
+      if (event.type() == EventType.CREATED && !event.restated()) {
+        // Whichever replica admitted it: the minute's budgets hold for all of them together.
+        admission.created(createdBy(result.current()), result.current().createdAt());
+      }
       if (event.restated()) {
         history.compactedUpTo(position);
       } else {
-        QuestionChange change = new QuestionChange(event.type(), result.current());
+        // A question that leaves the API is removed for its watchers, whether the audit trail keeps it or not.
+        EventType type = event.type() == EventType.FORGOTTEN ? EventType.REMOVED : event.type();
+        QuestionChange change = new QuestionChange(type, result.current());
         history.add(change);
         if (questions.isLive()) {
           mirrorCounts();
@@ -331,9 +420,23 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
   // ---- reads ----
 
+  /** Who asked the question, as its history records it; null for a question written before histories were kept. */
+  private static Attribution createdBy(Question question) {
+    return question.history().stream().filter(action -> action.type() == EventType.CREATED).findFirst()
+        .map(QuestionAction::by).orElse(null);
+  }
+
   @Override
   public Future<Question> get(Actor actor, String id) {
-    return known(id).map(question -> QuestionAccess.requireVisible(actor, question));
+    return known(actor, id).map(question -> QuestionAccess.requireVisible(actor, question));
+  }
+
+  @Override
+  public Future<Question> audited(Actor actor, String id) {
+    return known(actor, id).recover(failure -> {
+      Question removed = view.removed(id);
+      return removed != null && actor.effective().isAdmin() ? Future.succeededFuture(removed) : Future.failedFuture(failure);
+    }).map(question -> QuestionAccess.requireVisible(actor, question));
   }
 
   @Override
@@ -403,9 +506,13 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
     for (QuestionStatus status : QuestionStatus.values()) {
       countsByStatus.set(status.ordinal(), view.count(status));
     }
+    removedKept.set(view.allRemoved().size());
   }
 
   private void registerMeters() {
+    Gauge.builder("ark_broker_questions_removed_kept", removedKept, AtomicLong::get)
+        .description("Questions removed after their retention whose audit trail is still kept")
+        .register(meters);
     for (QuestionStatus status : QuestionStatus.values()) {
       Gauge.builder("ark_broker_questions", countsByStatus, counts -> counts.get(status.ordinal()))
           .description("Questions in the view, by status")

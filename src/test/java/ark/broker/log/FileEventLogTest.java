@@ -98,16 +98,73 @@ class FileEventLogTest {
   }
 
   @Test
-  void eachRecordIsOneChecksummedLine() throws Exception {
+  void eachRecordIsOneChecksummedLineWithItsKeyAfterAHeaderThatNamesTheFormat() throws Exception {
     OpenLog log = new OpenLog().open();
     log.append("{\"a\":1}", "{\"b\":2}");
     log.close();
 
     List<String> lines = Files.readAllLines(segment());
 
-    assertThat(lines).hasSize(2);
-    assertThat(lines.get(0)).matches("[0-9a-f]{8} 1 \\{\"a\":1}");
-    assertThat(lines.get(1)).matches("[0-9a-f]{8} 2 \\{\"b\":2}");
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).matches("[0-9a-f]{8} 0 \\{\"format\":2}");
+    assertThat(lines.get(1)).matches("[0-9a-f]{8} 1 \"k\" \\{\"a\":1}");
+    assertThat(lines.get(2)).matches("[0-9a-f]{8} 2 \"k\" \\{\"b\":2}");
+  }
+
+  @Test
+  void aLogOfTheFirstFormatIsReadAndGoesOnInANewSegmentOfTheCurrentOne() throws Exception {
+    Files.createDirectories(dir);
+    GrowableBuffer old = new GrowableBuffer();
+    for (int i = 1; i <= 3; i++) {
+      RecordLine.encode(i, null, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8), old);
+    }
+    Path oldSegment = LogFile.path(dir, LogFile.SEGMENT, 1);
+    Files.write(oldSegment, withoutKeys(old));
+    OpenLog first = new OpenLog().open();
+
+    List<Long> appended = first.append("{\"n\":4}");
+    first.close();
+    OpenLog second = new OpenLog().open();
+
+    assertThat(first.seen).startsWith("1:{\"n\":1}", "2:{\"n\":2}", "3:{\"n\":3}");
+    assertThat(appended).containsExactly(4L);
+    assertThat(LogFile.list(dir, LogFile.SEGMENT)).extracting(LogFile::position).containsExactly(1L, 4L);
+    assertThat(Files.readAllLines(oldSegment)).as("left as it was written").hasSize(3);
+    assertThat(second.seen).containsExactly("1:{\"n\":1}", "2:{\"n\":2}", "3:{\"n\":3}", "4:{\"n\":4}");
+  }
+
+  /** Lines of format 1: written before records had keys, the line of position 0 excepted. */
+  private static byte[] withoutKeys(GrowableBuffer keyed) {
+    String text = StandardCharsets.UTF_8.decode(keyed.asByteBuffer()).toString();
+    StringBuilder lines = new StringBuilder();
+    for (String line : text.split("\n")) {
+      String[] parts = line.split(" ", 4);
+      String unchecked = parts[1] + " " + parts[3];
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(unchecked.getBytes(StandardCharsets.UTF_8));
+      lines.append(String.format("%08x %s%n", crc.getValue(), unchecked));
+    }
+    return lines.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aSegmentOrSnapshotOfANewerFormatIsRefusedRatherThanMisread() throws Exception {
+    OpenLog first = new OpenLog().open();
+    first.append("{\"n\":1}");
+    first.close();
+    GrowableBuffer newer = new GrowableBuffer();
+    RecordLine.encode(0, null, "{\"format\":3}".getBytes(StandardCharsets.UTF_8), newer);
+    RecordLine.encode(2, "k", "{\"n\":2,\"meaning\":\"changed\"}".getBytes(StandardCharsets.UTF_8), newer);
+    Path newerSegment = LogFile.path(dir, LogFile.SEGMENT, 2);
+    Files.write(newerSegment, StandardCharsets.UTF_8.decode(newer.asByteBuffer()).toString().getBytes(StandardCharsets.UTF_8));
+
+    String segmentRefused = rootMessage(() -> new OpenLog().open());
+    Files.move(newerSegment, LogFile.path(dir, LogFile.SNAPSHOT, 2));
+    String snapshotRefused = rootMessage(() -> new OpenLog().open());
+
+    assertThat(segmentRefused).startsWith("Event log file " + newerSegment)
+        .contains("was written by a newer Ark Broker (record format 3); this version reads formats 1 to 2");
+    assertThat(snapshotRefused).contains("snapshot-").contains("newer Ark Broker (record format 3)");
   }
 
   @Test
@@ -115,7 +172,8 @@ class FileEventLogTest {
     OpenLog first = new OpenLog().open();
     first.append("{\"n\":1}", "{\"n\":2}", "{\"n\":3}");
     first.close();
-    long intact = Files.readAllLines(segment()).subList(0, 2).stream().mapToLong(l -> l.length() + 1).sum();
+    // The header and the first two records.
+    long intact = Files.readAllLines(segment()).subList(0, 3).stream().mapToLong(l -> l.length() + 1).sum();
     truncate(segment(), Files.size(segment()) - 4);
 
     OpenLog second = new OpenLog().open();

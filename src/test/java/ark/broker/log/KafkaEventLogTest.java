@@ -3,13 +3,17 @@ package ark.broker.log;
 import ark.broker.ConfigLoader;
 import ark.broker.testing.Eventually;
 import ark.broker.testing.TestKafka;
+import ark.broker.testing.TopicRecords;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -131,6 +135,52 @@ class KafkaEventLogTest {
     assertThat(late.seen).containsExactly("1:{\"open\":true}", removed + ":end of session-1");
     writer.close();
     late.close();
+  }
+
+  @Test
+  void everyRecordCarriesItsFormatAndOneWithoutIsReadAsTheFirstFormat() throws Exception {
+    String topic = freshTopic();
+    OpenLog writer = new OpenLog(topic).open();
+    writer.append("k", "{\"n\":1}");
+    produce(topic, "k", "{\"n\":2}", null);
+
+    OpenLog late = new OpenLog(topic).open();
+
+    assertThat(TopicRecords.read(KAFKA, topic)).extracting(TopicRecords.Entry::format).containsExactly("2", null);
+    assertThat(late.seen).containsExactly("1:{\"n\":1}", "2:{\"n\":2}");
+    writer.close();
+    late.close();
+  }
+
+  @Test
+  void aRecordOfANewerFormatStopsAReaderAndIsRefusedAtReplayRatherThanMisread() throws Exception {
+    String topic = freshTopic();
+    OpenLog live = new OpenLog(topic).open();
+    live.append("k", "{\"n\":1}");
+    produce(topic, "k", "{\"n\":2,\"means\":\"something else now\"}", "3");
+    produce(topic, "k", "{\"n\":3}", "2");
+    String refusal = "The record at position 2 of Kafka topic " + topic
+        + " was written by a newer Ark Broker (record format 3); this version reads formats 1 to 2";
+
+    Eventually.until("the reader stops at the newer record", live.log::cannotWrite, reason -> reason != null);
+
+    assertThat(live.log.cannotWrite()).startsWith(refusal);
+    assertThat(live.seen).containsExactly("1:{\"n\":1}");
+    assertThatThrownBy(() -> live.append("k", "{\"n\":4}")).hasMessageStartingWith(refusal);
+    assertThatThrownBy(() -> new OpenLog(topic).open()).hasMessageStartingWith(refusal);
+    live.close();
+  }
+
+  /** Writes a record as another broker version would: with {@code format} in its header, or none. */
+  private static void produce(String topic, String key, String value, String format) throws Exception {
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", KAFKA.bootstrapServers()),
+        new StringSerializer(), new StringSerializer())) {
+      ProducerRecord<String, String> record = new ProducerRecord<>(topic, 0, key, value);
+      if (format != null) {
+        record.headers().add("ark-broker-format", format.getBytes(StandardCharsets.US_ASCII));
+      }
+      producer.send(record).get(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test

@@ -51,10 +51,30 @@ class CreateAdmissionTest {
     return new Actor(SERVICE, "ark://agents/" + agent);
   }
 
+  /** One create through this replica: admitted, its record applied (as every replica applies it), written. */
   private StoreFailure admitWritten(Actor actor) {
     StoreFailure refused = admission.admit(actor, 0, 0);
+    if (refused == null) {
+      admission.created(actor.attribution(), now);
+    }
     admission.written(actor);
     return refused;
+  }
+
+  @Test
+  void createsAnotherReplicaAdmittedSpendTheSameMinutesBudget() {
+    Actor agent = agent("a");
+    for (int i = 0; i < 4; i++) {
+      admission.created(agent.attribution(), now);
+    }
+    assertThat(admitWritten(agent)).isNull();
+    assertThat(admitWritten(agent)).isNull();
+
+    StoreFailure refused = admitWritten(agent);
+    assertThat(refused.getMessage()).contains("may create 6 questions a minute");
+    admission.created(agent.attribution(), now.minus(Duration.ofMinutes(5)));
+    now = now.plus(Duration.ofSeconds(10));
+    assertThat(admitWritten(agent)).as("a create from long ago spends nothing now").isNull();
   }
 
   @Test

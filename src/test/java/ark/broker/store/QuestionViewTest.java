@@ -50,6 +50,47 @@ class QuestionViewTest {
   }
 
   @Test
+  void aRemovalBasedOnAnOlderStateIsSupersededAndAnyWriteAfterARemovalIsToo() {
+    Question first = create("q-1", 1);
+    Question answered = view.apply(QuestionEvent.changed(EventType.ANSWERED, first, first.answer("yes", null, T0)), 2)
+        .current();
+
+    assertThat(view.apply(QuestionEvent.removed(first, T0), 3).effect()).as("decided on the pending question")
+        .isEqualTo(QuestionView.Effect.SUPERSEDED);
+    assertThat(view.settledBefore(T0.plusSeconds(3600), 10)).containsExactly(answered);
+
+    QuestionView.Result removed = view.apply(QuestionEvent.removed(answered, T0), 4);
+    assertThat(removed.effect()).isEqualTo(QuestionView.Effect.APPLIED);
+    assertThat(view.get("q-1")).isNull();
+    assertThat(view.removed("q-1")).isEqualTo(removed.current());
+    assertThat(view.count(QuestionStatus.ANSWERED)).isZero();
+    assertThat(view.list(QuestionFilter.ALL, QuestionOrder.NEWEST_FIRST, 10, null).items()).isEmpty();
+    assertThat(view.settledBefore(T0.plusSeconds(3600), 10)).isEmpty();
+
+    assertThat(view.apply(QuestionEvent.changed(EventType.CANCELLED, answered, answered), 5).effect())
+        .as("a replica that had not seen the removal").isEqualTo(QuestionView.Effect.SUPERSEDED);
+    assertThat(view.get("q-1")).isNull();
+  }
+
+  @Test
+  void aForgottenQuestionLeavesTheAuditTrailAndARestatedRemovalRebuildsItOnReplay() {
+    Question first = create("q-1", 1);
+    Question answered = view.apply(QuestionEvent.changed(EventType.ANSWERED, first, first.answer("yes", null, T0)), 2)
+        .current();
+    Question removed = view.apply(QuestionEvent.removed(answered, T0), 3).current();
+
+    QuestionView replayed = new QuestionView();
+    assertThat(replayed.apply(QuestionEvent.restatingRemoved(removed), 7).effect()).isEqualTo(QuestionView.Effect.APPLIED);
+    assertThat(replayed.removed("q-1").resourceVersion()).as("as the snapshot had it").isEqualTo(removed.resourceVersion());
+    assertThat(replayed.get("q-1")).isNull();
+
+    assertThat(view.removedBefore(answered.updatedAt().plusSeconds(1), 10)).containsExactly(removed);
+    assertThat(view.apply(QuestionEvent.forgotten("q-1", T0), 4).effect()).isEqualTo(QuestionView.Effect.DROPPED);
+    assertThat(view.removed("q-1")).isNull();
+    assertThat(view.allRemoved()).isEmpty();
+  }
+
+  @Test
   void countsEachSendersPendingQuestionsThroughAnswersAndRestatements() {
     Question first = create("q-1", 1);
     create("q-2", 2);

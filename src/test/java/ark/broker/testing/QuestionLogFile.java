@@ -17,16 +17,21 @@ public final class QuestionLogFile {
     Files.createDirectories(dir);
     String padding = "x".repeat(Math.max(0, contentChars));
     try (BufferedWriter out = Files.newBufferedWriter(dir.resolve(String.format("segment-%020d.log", 1)), StandardCharsets.UTF_8)) {
+      out.write(line("0 {\"format\":2}"));
       for (int i = 1; i <= count; i++) {
         String json = "{\"type\":\"question_created\",\"question\":{\"id\":\"q-" + i + "\",\"recipient\":\"ark://users/john\","
             + "\"channels\":[],\"content\":\"Question " + i + "?" + padding + "\",\"priority\":\"medium\",\"blocking\":true,"
             + "\"status\":\"pending\",\"createdAt\":\"2026-01-01T00:00:00Z\",\"updatedAt\":\"2026-01-01T00:00:00Z\","
             + "\"deliveries\":[]},\"at\":\"2026-01-01T00:00:00Z\"}";
-        String checked = i + " " + json;
-        CRC32C crc = new CRC32C();
-        crc.update(checked.getBytes(StandardCharsets.UTF_8));
-        out.write(String.format("%08x %s%n", crc.getValue(), checked));
+        out.write(line(i + " \"q-" + i + "\" " + json));
       }
     }
+  }
+
+  /** A line of the log: the checksum of what follows it, then that. */
+  private static String line(String checked) {
+    CRC32C crc = new CRC32C();
+    crc.update(checked.getBytes(StandardCharsets.UTF_8));
+    return String.format("%08x %s%n", crc.getValue(), checked);
   }
 }

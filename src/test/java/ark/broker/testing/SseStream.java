@@ -63,6 +63,16 @@ public final class SseStream implements AutoCloseable {
     return event;
   }
 
+  /** The next event named {@code type}, passing over others; fails if none comes within 20 s of the last. */
+  public SseEvent nextOfType(String type) throws InterruptedException {
+    for (SseEvent event = next(20, TimeUnit.SECONDS); event != null; event = next(20, TimeUnit.SECONDS)) {
+      if (type.equals(event.event())) {
+        return event;
+      }
+    }
+    throw new AssertionError("no " + type + " event came");
+  }
+
   /** The next comment line (heartbeats are comments), or null if none came within the time. */
   public String nextComment(long timeout, TimeUnit unit) throws InterruptedException {
     return comments.poll(timeout, unit);

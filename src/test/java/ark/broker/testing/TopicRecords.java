@@ -3,6 +3,7 @@ package ark.broker.testing;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -18,8 +19,12 @@ public final class TopicRecords {
   private TopicRecords() {
   }
 
-  /** One record; {@code value} is null for a tombstone. */
-  public record Entry(long offset, String key, String value) {
+  /**
+   * One record; {@code value} is null for a tombstone.
+   *
+   * @param format the record's {@code ark-broker-format} header, or null without one
+   */
+  public record Entry(long offset, String key, String value, String format) {
   }
 
   public static List<Entry> read(TestKafka kafka, String topic) {
@@ -32,8 +37,10 @@ public final class TopicRecords {
       List<Entry> entries = new ArrayList<>();
       while (consumer.position(partition) < end) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+          Header format = record.headers().lastHeader("ark-broker-format");
           entries.add(new Entry(record.offset(), record.key(),
-              record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8)));
+              record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8),
+              format == null ? null : new String(format.value(), StandardCharsets.US_ASCII)));
         }
       }
       return entries;
