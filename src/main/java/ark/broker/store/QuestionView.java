@@ -25,6 +25,7 @@ import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -229,7 +230,7 @@ public final class QuestionView {
     return before(removedByAge, before, max, removed);
   }
 
-  private static List<Question> before(TreeSet<Deadline> byAge, Instant before, int max, Map<String, Question> questions) {
+  private static List<Question> before(SortedSet<Deadline> byAge, Instant before, int max, Map<String, Question> questions) {
     List<Question> due = new ArrayList<>();
     for (Deadline deadline : byAge) {
       if (!deadline.at.isBefore(before) || due.size() == max) {
