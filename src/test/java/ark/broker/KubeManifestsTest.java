@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -290,6 +291,26 @@ class KubeManifestsTest {
     }
     assertThat(service.getSpec().getPorts()).filteredOn(port -> port.getName().equals("http"))
         .extracting(ServicePort::getPort).containsExactly(80);
+  }
+
+  /**
+   * The example of docs/ark-broker.md: a Memory Ark's schema accepts that sends the executors' token from a Secret,
+   * and a NetworkPolicy that admits Ark's namespace and this one to the broker's pods.
+   */
+  @Test
+  void theCallersExampleGivesTheExecutorsATokenAndLetsOnlyArkReachTheBroker() throws Exception {
+    List<HasMetadata> example = parse(Files.readString(K8S.resolve("examples/ark-callers.example.yaml")));
+    JsonNode memory = YAML.valueToTree(one(GenericKubernetesResource.class, example));
+    NetworkPolicy policy = one(NetworkPolicy.class, example);
+
+    assertThat(CrdSchema.load("/kube/ark/ark.mckinsey.com_memories.yaml").violations(memory)).isEmpty();
+    JsonNode header = memory.path("spec").path("headers").path(0);
+    assertThat(header.path("name").asText()).isEqualTo("Authorization");
+    assertThat(header.path("value").path("valueFrom").path("secretKeyRef").path("name").asText()).isNotBlank();
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(one(Service.class, rendered(K8S)).getSpec().getSelector());
+    assertThat(policy.getSpec().getIngress()).singleElement()
+        .satisfies(rule -> assertThat(rule.getFrom()).hasSize(2));
   }
 
   @Test

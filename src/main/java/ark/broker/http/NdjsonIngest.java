@@ -74,16 +74,27 @@ final class NdjsonIngest {
     for (int at = 0; at < data.length(); at++) {
       if (data.getByte(at) == '\n') {
         partial.appendBuffer(data, from, at - from);
+        if (lineTooLong(chunks)) {
+          return;
+        }
         line(chunks);
         from = at + 1;
       }
     }
     partial.appendBuffer(data, from, data.length() - from);
-    if (partial.length() > maxLineBytes) {
-      fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
-      return;
+    if (!lineTooLong(chunks)) {
+      send(chunks);
     }
-    send(chunks);
+  }
+
+  /** A line longer than allowed ends the request with 413; the lines before it are kept. */
+  private boolean lineTooLong(List<byte[]> before) {
+    if (partial.length() <= maxLineBytes) {
+      return false;
+    }
+    send(before);
+    fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
+    return true;
   }
 
   private void ended() {
@@ -102,10 +113,6 @@ final class NdjsonIngest {
 
   /** The line gathered so far, if it is JSON, as a chunk; the gathered bytes are cleared either way. */
   private void line(List<byte[]> chunks) {
-    if (partial.length() > maxLineBytes) {
-      fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
-      return;
-    }
     String text = partial.toString(StandardCharsets.UTF_8).strip();
     partial = Buffer.buffer();
     if (text.isEmpty()) {
@@ -144,6 +151,10 @@ final class NdjsonIngest {
     }
     failed = true;
     ctx.request().handler(null);
+    if (producer != null) {
+      // The poster is gone, so a completed stream ends for its readers now rather than after the producer's idle time.
+      streams.close(actor, query, producer);
+    }
     ctx.fail(failure);
   }
 }

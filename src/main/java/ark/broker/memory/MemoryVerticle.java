@@ -135,8 +135,10 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
     return write(actor, new MemoryRecord.Purged(clock.millis()));
   }
 
+  /** Writes a deletion, which the log says who made: it forgets what Ark's callers stored. */
   private Future<Void> write(Actor actor, MemoryRecord record) {
-    return ArkBrokerAccess.guarded(actor, () -> memory.append(record.key(), record).mapEmpty());
+    return ArkBrokerAccess.guarded(actor, () -> memory.append(record.key(), record)
+        .onSuccess(written -> LOG.info("Memory: {} by {}", record, actor.principal().name())).mapEmpty());
   }
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */

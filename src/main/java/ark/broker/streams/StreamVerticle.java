@@ -139,7 +139,8 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
 
   @Override
   public Future<Void> purge(Actor actor) {
-    return write(actor, new StreamRecord.Purged(clock.millis())).mapEmpty();
+    return write(actor, new StreamRecord.Purged(clock.millis()))
+        .onSuccess(written -> LOG.info("Streams: every stream purged by {}", actor.principal().name())).mapEmpty();
   }
 
   private Future<StreamRecord> write(Actor actor, StreamRecord record) {
