@@ -1,7 +1,10 @@
 package ark.broker.http;
 
 import ark.broker.wire.QuestionJson;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
@@ -133,8 +136,23 @@ final class ArkBodies {
   }
 
   /** One JSON value (a line of a stream), refused when it is not one, or is followed by anything. */
-  static JsonNode parse(String text) throws IOException {
-    return QuestionJson.MAPPER.readTree(text);
+  /**
+   * One JSON value as compact bytes, copied token by token without building it (every chunk of a stream comes
+   * through here); null when the bytes are not exactly one JSON value.
+   */
+  static byte[] compactValue(byte[] json) {
+    try (JsonParser parser = QuestionJson.MAPPER.getFactory().createParser(json)) {
+      if (parser.nextToken() == null) {
+        return null;
+      }
+      ByteArrayBuilder compact = new ByteArrayBuilder(json.length);
+      try (JsonGenerator generator = QuestionJson.MAPPER.getFactory().createGenerator(compact)) {
+        generator.copyCurrentStructure(parser);
+      }
+      return parser.nextToken() == null ? compact.toByteArray() : null;
+    } catch (IOException notOneValue) {
+      return null;
+    }
   }
 
   /** A JSON value as compact bytes, as it is kept and read back. */

@@ -2,15 +2,12 @@ package ark.broker.http;
 
 import ark.broker.auth.Actor;
 import ark.broker.bus.StreamStore;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -113,17 +110,13 @@ final class NdjsonIngest {
 
   /** The line gathered so far, if it is JSON, as a chunk; the gathered bytes are cleared either way. */
   private void line(List<byte[]> chunks) {
-    String text = partial.toString(StandardCharsets.UTF_8).strip();
+    byte[] chunk = ArkBodies.compactValue(partial.getBytes());
     partial = Buffer.buffer();
-    if (text.isEmpty()) {
-      return;
-    }
-    try {
-      JsonNode chunk = ArkBodies.parse(text);
-      chunks.add(ArkBodies.compact(chunk));
+    // A line that is not one JSON value is skipped, not counted, as upstream does: one garbled line does not end an
+    // answer being streamed.
+    if (chunk != null) {
+      chunks.add(chunk);
       received++;
-    } catch (IOException notJson) {
-      // Skipped, not counted, as upstream does: one garbled line does not end an answer being streamed.
     }
   }
 

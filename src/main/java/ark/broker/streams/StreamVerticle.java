@@ -77,8 +77,12 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
       }
     }).map(replayed -> {
       Addresses.STREAM_STORE.serve(vertx.eventBus(), this);
-      vertx.setPeriodic(TRIM_MILLIS, tick -> view.trim(clock.millis()).forEach(query -> vertx.eventBus()
-          .publish(Addresses.STREAM_ENDED, new StreamEnded(streams.position(), query))));
+      vertx.setPeriodic(TRIM_MILLIS, tick -> {
+        long now = clock.millis();
+        view.trim(now);
+        view.endSilentPosters(now).forEach(query -> vertx.eventBus()
+            .publish(Addresses.STREAM_ENDED, new StreamEnded(streams.position(), query)));
+      });
       LOG.info("Streams ready: {} chunks kept", view.size());
       return null;
     });

@@ -86,12 +86,16 @@ final class Streams {
     return applied;
   }
 
-  /**
-   * Drops what has aged out or grown beyond the bytes allowed, and counts requests silent for longer than the
-   * settings allow as ended; returns the Queries whose streams ended for it.
-   */
-  List<String> trim(long now) {
+  /** Drops what has aged out or grown beyond the bytes allowed. */
+  void trim(long now) {
     retained.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::forget);
+  }
+
+  /**
+   * Counts requests silent for longer than the settings allow as ended; returns the Queries whose streams ended for
+   * it, whose readers the caller must tell. Walks every stream, so it runs on a timer, not for each record.
+   */
+  List<String> endSilentPosters(long now) {
     List<String> ended = new ArrayList<>();
     byQuery.forEach((query, stream) -> {
       if (stream.posting.values().removeIf(last -> now - last > settings.producerIdleMillis()) && endIfDue(stream)) {

@@ -80,8 +80,8 @@ class StreamsTest {
     apply(chunk("killed-replica", 100, "one"), 100);
     apply(new StreamRecord.Completed(QUERY, 200), 200);
 
-    assertThat(streams.trim(100 + IDLE)).as("silent exactly the idle time").isEmpty();
-    assertThat(streams.trim(100 + IDLE + 1)).containsExactly(QUERY);
+    assertThat(streams.endSilentPosters(100 + IDLE)).as("silent exactly the idle time").isEmpty();
+    assertThat(streams.endSilentPosters(100 + IDLE + 1)).containsExactly(QUERY);
     assertThat(streams.stream(QUERY).ended).isTrue();
   }
 
@@ -91,7 +91,7 @@ class StreamsTest {
     apply(new StreamRecord.Completed(QUERY, 1), 1);
     for (long at = IDLE / 2; at < 5 * IDLE; at += IDLE / 2) {
       apply(chunk("slow-llm", at, "token"), at);
-      assertThat(streams.trim(at + IDLE / 2)).as("at %s", at).isEmpty();
+      assertThat(streams.endSilentPosters(at + IDLE / 2)).as("at %s", at).isEmpty();
     }
   }
 }
