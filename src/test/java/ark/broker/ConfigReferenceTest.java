@@ -192,9 +192,11 @@ class ConfigReferenceTest {
         Matcher matcher = mention.matcher(lines.get(i));
         while (matcher.find()) {
           String key = matcher.group(1);
-          // Rooms are named like keys too (mcp.protocol): a package of the broker is no key.
+          // Rooms are named like keys too (mcp.protocol): a package of the broker is no key; nor is a file
+          // (`memory.yaml`, a manifest).
           boolean known = keys.containsKey(key) || keys.keySet().stream().anyMatch(leaf -> leaf.startsWith(key + "."))
-              || Files.isDirectory(Path.of("src/main/java/ark/broker", key.split("\\.")));
+              || Files.isDirectory(Path.of("src/main/java/ark/broker", key.split("\\.")))
+              || key.matches(".*\\.(yaml|yml|json|md|env)");
           if (!known) {
             unknown.add(file + ":" + (i + 1) + ": " + key);
           }
