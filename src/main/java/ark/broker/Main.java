@@ -3,12 +3,16 @@ package ark.broker;
 import ark.broker.auth.Authenticators;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.BusCodecs;
+import ark.broker.bus.EventStore;
 import ark.broker.bus.McpSessionStore;
+import ark.broker.bus.MemoryStore;
 import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.QuestionStore;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
+import ark.broker.events.EventSettings;
+import ark.broker.events.EventsVerticle;
 import ark.broker.http.ArkApiSettings;
 import ark.broker.http.ArkStores;
 import ark.broker.http.HttpSettings;
@@ -25,6 +29,8 @@ import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
 import ark.broker.memory.MemorySettings;
 import ark.broker.memory.MemoryVerticle;
+import ark.broker.querysessions.QuerySessionSettings;
+import ark.broker.querysessions.QuerySessionsVerticle;
 import ark.broker.question.EscalationRule;
 import ark.broker.store.Budgets;
 import ark.broker.store.SessionStoreVerticle;
@@ -32,6 +38,8 @@ import ark.broker.store.StoreSettings;
 import ark.broker.store.StoreVerticle;
 import ark.broker.streams.StreamSettings;
 import ark.broker.streams.StreamVerticle;
+import ark.broker.traces.TraceSettings;
+import ark.broker.traces.TracesVerticle;
 import ark.broker.wire.QuestionJson;
 import ark.broker.worker.KafkaWorkerSettings;
 import ark.broker.worker.KafkaWorkerVerticle;
@@ -187,9 +195,25 @@ public final class Main {
     Future<String> streamsDeployed = vertx.deployVerticle(new StreamVerticle(eventLog(vertx, config, replicated,
         "streams", keptTwice(streamSettings.maxAgeMillis(), streamSettings.maxBytes())), streamSettings,
         Clock.systemUTC(), meters));
-    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")),
-        Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
-        Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
+    EventSettings eventSettings = EventSettings.from(config.getJsonObject("events"),
+        config.getJsonObject("querySessions"), store);
+    // The events log holds the sessions' facts too, which may outlive the events (and weigh about a quarter of them).
+    Future<String> eventsDeployed = vertx.deployVerticle(new EventsVerticle(eventLog(vertx, config, replicated, "events",
+        keptTwice(Math.max(eventSettings.maxAgeMillis(), eventSettings.factsMaxAgeMillis()),
+            eventSettings.maxBytes() + 4 * eventSettings.factsMaxBytes())), eventSettings, Clock.systemUTC(), meters));
+    TraceSettings traceSettings = TraceSettings.from(config.getJsonObject("traces"), store);
+    Future<String> tracesDeployed = vertx.deployVerticle(new TracesVerticle(eventLog(vertx, config, replicated, "traces",
+        keptTwice(traceSettings.maxAgeMillis(), traceSettings.maxBytes())), traceSettings, Clock.systemUTC(), meters));
+    MemoryStore memoryStore = Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
+    EventStore eventStore = Addresses.EVENT_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
+    // After the stores it is projected from: it replays them through their contracts.
+    Future<String> sessionsProjected = Future.all(eventsDeployed, memoryDeployed).compose(stores -> vertx.deployVerticle(
+        new QuerySessionsVerticle(eventStore, memoryStore, QuerySessionSettings.from(config.getJsonObject("querySessions")),
+            Clock.systemUTC(), meters)));
+    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")), memoryStore,
+        Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()), eventStore,
+        Addresses.QUERY_SESSION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
+        Addresses.TRACE_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
     Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
         Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation")), retention));
 
@@ -222,7 +246,7 @@ public final class Main {
 
     List<Future<String>> deployments = List.of(
         storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed,
-        memoryDeployed, streamsDeployed);
+        memoryDeployed, streamsDeployed, eventsDeployed, tracesDeployed, sessionsProjected);
     // join, not all: a failed start is reported only once every deployment has settled, so the exit that
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)

@@ -265,17 +265,16 @@ class KubeManifestsTest {
 
   /**
    * Ark finds its broker as upstream's chart installs it: the Memory "default" (checked against Ark's CRD) and the
-   * ConfigMap ark-config-streaming name the Service's port "http", which is port 80 (Ark's code maps that name to
-   * :80), so Ark's executors, ark-api and the dashboard reach this broker without any change to Ark.
+   * ConfigMaps ark-config-streaming and ark-config-broker name the Service's port "http", which is port 80 (Ark's
+   * code maps that name to :80), so Ark's controller, executors, ark-api and the dashboard reach this broker without
+   * any change to Ark.
    */
   @Test
-  void arkFindsTheBrokerAsItsMemoryAndItsStreamingService() throws Exception {
+  void arkFindsTheBrokerAsItsMemoryItsStreamingServiceAndItsEventsAndTracesBroker() throws Exception {
     List<HasMetadata> base = rendered(K8S);
     Service service = one(Service.class, base);
     GenericKubernetesResource memory = one(GenericKubernetesResource.class, base.stream()
         .filter(object -> object.getKind().equals("Memory")).toList());
-    ConfigMap streaming = one(ConfigMap.class, base.stream()
-        .filter(object -> object.getMetadata().getName().equals("ark-config-streaming")).toList());
 
     JsonNode memoryObject = YAML.valueToTree(memory);
     assertThat(CrdSchema.load("/kube/ark/ark.mckinsey.com_memories.yaml").violations(memoryObject)).isEmpty();
@@ -283,10 +282,14 @@ class KubeManifestsTest {
     JsonNode serviceRef = memoryObject.path("spec").path("address").path("valueFrom").path("serviceRef");
     assertThat(serviceRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
     assertThat(serviceRef.path("port").asText()).isEqualTo("http");
-    assertThat(streaming.getData()).containsEntry("enabled", "true");
-    JsonNode streamingRef = YAML.readTree(streaming.getData().get("serviceRef"));
-    assertThat(streamingRef.path("name").asText()).isEqualTo(service.getMetadata().getName());
-    assertThat(streamingRef.path("port").asText()).isEqualTo("http");
+    for (String name : List.of("ark-config-streaming", "ark-config-broker")) {
+      ConfigMap discovery = one(ConfigMap.class, base.stream()
+          .filter(object -> object.getMetadata().getName().equals(name)).toList());
+      assertThat(discovery.getData()).as(name).containsEntry("enabled", "true");
+      JsonNode serviceRefOf = YAML.readTree(discovery.getData().get("serviceRef"));
+      assertThat(serviceRefOf.path("name").asText()).as(name).isEqualTo(service.getMetadata().getName());
+      assertThat(serviceRefOf.path("port").asText()).as(name).isEqualTo("http");
+    }
     assertThat(service.getSpec().getPorts()).filteredOn(port -> port.getName().equals("http"))
         .extracting(ServicePort::getPort).containsExactly(80);
   }

@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ArkBrokerLoad {
   static final String SCENARIOS = "messages conversation-reads chunks-long chunks-single chunk-latency events"
-      + " event-latency spans-json spans-protobuf";
+      + " event-latency session-reads spans-json spans-protobuf";
   private static final int READ_CONVERSATION_SIZE = 20;
   private static final int FILL_BATCH = 100;
   private static final int CHUNKS_PER_SINGLE_STREAM = 50;
@@ -133,6 +133,7 @@ public final class ArkBrokerLoad {
       case "chunk-latency" -> chunkToReaderLatency();
       case "events" -> eventWrites();
       case "event-latency" -> eventToWatcherLatency();
+      case "session-reads" -> sessionReads();
       case "spans-json" -> spans(false);
       case "spans-protobuf" -> spans(true);
       default -> throw new IllegalArgumentException(scenario);
@@ -322,6 +323,60 @@ public final class ArkBrokerLoad {
       return send(writer, HttpMethod.POST, "/events", "application/json", event.encode(), 201).map(body -> 1L);
     });
     report("Event writes (POST /events as the controller sends them)", result, "events/s", "≥ 2,800/s");
+  }
+
+  /**
+   * Reads of one session and of the dashboard's first page of sessions (newest first, with status counts) as the
+   * sessions accumulate to a tenth of {@code --stored}, each session a Query's start and completion.
+   */
+  private void sessionReads() throws Exception {
+    String prefix = "bench-" + run + "-session-";
+    long stored = 0;
+    for (long size : new long[] {options.stored() / 1000, options.stored() / 100, options.stored() / 10}) {
+      long started = System.nanoTime();
+      AtomicLong next = new AtomicLong(stored);
+      long target = size;
+      List<Future<Void>> loops = new ArrayList<>();
+      for (int client = 0; client < options.clients(); client++) {
+        Promise<Void> done = Promise.promise();
+        sessionFillLoop(prefix, next, target, done);
+        loops.add(done.future());
+      }
+      Future.all(loops).await(1, TimeUnit.HOURS);
+      System.out.printf("  %d sessions (%d more at %.0f sessions/s, two events each)%n", size, size - stored,
+          (size - stored) / ((System.nanoTime() - started) / 1e9));
+      stored = size;
+      String one = prefix + (size / 2);
+      ClosedLoop.Result single = closedLoop((client, step) ->
+          send(reader, HttpMethod.GET, "/sessions/" + one, null, null, 200).map(body -> 1L));
+      report(String.format("Reads of one session, %,d sessions", size), single, "reads/s", "flat as sessions accumulate");
+      ClosedLoop.Result page = closedLoop((client, step) ->
+          send(reader, HttpMethod.GET, "/sessions?limit=20&sort=date&order=desc", null, null, 200).map(body -> {
+            if (new JsonObject(body).getJsonArray("items").size() != Math.min(20, size)) {
+              throw new IllegalStateException("a page of other than 20 sessions: " + body);
+            }
+            return 1L;
+          }));
+      report(String.format("Dashboard pages of 20 sessions, newest first, %,d sessions", size), page, "pages/s",
+          "flat as sessions accumulate");
+    }
+  }
+
+  private void sessionFillLoop(String prefix, AtomicLong next, long target, Promise<Void> done) {
+    long n = next.getAndIncrement();
+    if (n >= target) {
+      done.complete();
+      return;
+    }
+    String session = prefix + n;
+    Instant at = Instant.now();
+    send(writer, HttpMethod.POST, "/events", "application/json",
+        Checks.controllerEvent("QueryExecutionStart", session + "-uid", "q-" + n, session, at).encode(), 201)
+        .compose(body -> send(writer, HttpMethod.POST, "/events", "application/json",
+            Checks.controllerEvent("QueryExecutionComplete", session + "-uid", "q-" + n, session, at.plusMillis(1))
+                .encode(), 201))
+        .onSuccess(body -> sessionFillLoop(prefix, next, target, done))
+        .onFailure(done::fail);
   }
 
   /** Events posted at {@code --paced-rate} a second, each carrying its send time, to a watcher of their session. */

@@ -27,6 +27,24 @@ public final class Addresses {
   /** Published {@link Messages.StreamEnded} when a stream ends for its readers. */
   public static final String STREAM_ENDED = "streams.ended";
 
+  /** Query operation events and the facts of Ark's sessions (Ark's {@code /events}); it owns the events log. */
+  public static final BusContract<EventStore> EVENT_STORE = BusContract.of(EventStore.class, "events");
+  /** Published {@link Messages.EventAppended}, in sequence order, once each event is durable. */
+  public static final String EVENTS_APPENDED = "events.appended";
+  /** Published {@link SessionFact}s, in sequence order, once each is durable: what the sessions projection follows. */
+  public static final String SESSION_FACTS = "events.facts";
+
+  /** Ark's sessions, the projection of events and messages (Ark's {@code /sessions}); it owns no log. */
+  public static final BusContract<QuerySessionStore> QUERY_SESSION_STORE =
+      BusContract.of(QuerySessionStore.class, "querysessions");
+  /** Published {@link Messages.QuerySessionChanged}, in the order of the facts that changed them. */
+  public static final String QUERY_SESSIONS_CHANGED = "querysessions.changed";
+
+  /** OpenTelemetry spans (Ark's {@code /v1/traces} and {@code /traces}); it owns the traces log. */
+  public static final BusContract<TraceStore> TRACE_STORE = BusContract.of(TraceStore.class, "traces");
+  /** Published {@link Messages.SpanAppended}, in sequence order, once each span is durable. */
+  public static final String SPANS_APPENDED = "traces.appended";
+
   /** Any body -> {@link Messages.WorkerStatus}: whether this process does the once-only work now. */
   public static final String WORKER_STATUS = "worker.status";
   /** Published {@link Messages.WorkerStatus} whenever this process gains or loses the worker role. */

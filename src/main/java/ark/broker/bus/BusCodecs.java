@@ -10,7 +10,9 @@ public final class BusCodecs {
       BusContract.Call.class, BusContract.Result.class, Messages.QuestionChange.class, Messages.WorkerStatus.class,
       Messages.SessionRecord.class, Messages.InboundRequest.class, Messages.InboundResponse.class,
       Messages.Draining.class, Messages.MemoryAppended.class,
-      Messages.StreamChunk.class, Messages.StreamEnded.class);
+      Messages.StreamChunk.class, Messages.StreamEnded.class,
+      Messages.EventAppended.class, Messages.SpanAppended.class, Messages.QuerySessionChanged.class,
+      SessionFact.Activity.class, SessionFact.Purged.class);
 
   private BusCodecs() {
   }

@@ -109,4 +109,32 @@ public final class Messages {
   /** A Query's stream ended for its readers, at {@code sequence}. */
   public record StreamEnded(long sequence, String queryId) {
   }
+
+  /**
+   * An event the events store kept, for its watchers.
+   *
+   * @param queryId its Query's UID
+   * @param sessionId its {@code data.sessionId}, or null
+   * @param item the event as every reader gets it, its {@code sequence} last
+   */
+  public record EventAppended(long sequence, String queryId, String sessionId, byte[] item) implements SequencedItem {
+  }
+
+  /**
+   * A span the traces store kept, for its watchers.
+   *
+   * @param sessionId its {@code ark.session.id} attribute, or null
+   * @param item the span as every reader gets it, its {@code sequence} last
+   */
+  public record SpanAppended(long sequence, String traceId, String sessionId, byte[] item) implements SequencedItem {
+  }
+
+  /**
+   * A session of Ark's sessions projection changed, for its watchers.
+   *
+   * @param sequence the events log's sequence of the fact that changed it: where a watch resumes
+   * @param item {@code {"sessionId","session","sequence"}}, as every watcher gets it
+   */
+  public record QuerySessionChanged(long sequence, String sessionId, byte[] item) implements SequencedItem {
+  }
 }

@@ -21,10 +21,18 @@ import java.util.Locale;
  */
 final class ArkBodies {
   private final ObjectNode body;
-  private final List<String> problems = new ArrayList<>();
+  /** What names a field of this body in a problem: empty for the request's body, {@code "data."} for a nested one. */
+  private final String path;
+  private final List<String> problems;
 
   private ArkBodies(ObjectNode body) {
+    this(body, "", new ArrayList<>());
+  }
+
+  private ArkBodies(ObjectNode body, String path, List<String> problems) {
     this.body = body;
+    this.path = path;
+    this.problems = problems;
   }
 
   /** The request's JSON object; a body of another type, not JSON or not an object is a validation error. */
@@ -58,16 +66,16 @@ final class ArkBodies {
     JsonNode value = body.get(field);
     if (value == null || value.isNull()) {
       if (required) {
-        problems.add(field + ": Invalid input: expected string, received undefined");
+        problems.add(path + field + ": Invalid input: expected string, received undefined");
       }
       return null;
     }
     if (!value.isTextual()) {
-      problems.add(field + ": Invalid input: expected string, received " + kind(value));
+      problems.add(path + field + ": Invalid input: expected string, received " + kind(value));
       return null;
     }
     if (required && value.textValue().isEmpty()) {
-      problems.add(field + ": Too small: expected string to have >=1 characters");
+      problems.add(path + field + ": Too small: expected string to have >=1 characters");
     }
     return value.textValue();
   }
@@ -76,7 +84,7 @@ final class ArkBodies {
   List<JsonNode> array(String field) {
     JsonNode value = body.get(field);
     if (value == null || !value.isArray()) {
-      problems.add(field + ": Invalid input: expected array, received " + (value == null ? "undefined" : kind(value)));
+      problems.add(path + field + ": Invalid input: expected array, received " + (value == null ? "undefined" : kind(value)));
       return List.of();
     }
     List<JsonNode> elements = new ArrayList<>(value.size());
@@ -96,14 +104,28 @@ final class ArkBodies {
     } else if (value.isTextual() && value.textValue().trim().matches("\\d{1,18}")) {
       number = Long.parseLong(value.textValue().trim());
     } else {
-      problems.add(field + ": Invalid input: expected int, received " + kind(value));
+      problems.add(path + field + ": Invalid input: expected int, received " + kind(value));
       return null;
     }
     if (number < 1) {
-      problems.add(field + ": Too small: expected number to be >0");
+      problems.add(path + field + ": Too small: expected number to be >0");
       return null;
     }
     return number;
+  }
+
+  /**
+   * A required object field, checked like the body (its problems named {@code "<field>.<its field>: ..."} among the
+   * body's); null, with its problem noted, when it is no object.
+   */
+  ArkBodies object(String field) {
+    JsonNode value = body.get(field);
+    if (value == null || !value.isObject()) {
+      problems.add(path + field + ": Invalid input: expected object, received "
+          + (value == null ? "undefined" : kind(value)));
+      return null;
+    }
+    return new ArkBodies((ObjectNode) value, path + field + ".", problems);
   }
 
   /** Refuses the body with every problem found, if any. */

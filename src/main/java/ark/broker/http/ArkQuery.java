@@ -76,6 +76,22 @@ final class ArkQuery {
     return limit;
   }
 
+  /** One of {@code options}, or null when absent; anything else is refused as upstream's enums are. */
+  static String oneOf(RoutingContext ctx, String name, String... options) {
+    String value = ctx.queryParams().get(name);
+    if (value == null || java.util.Arrays.asList(options).contains(value)) {
+      return value;
+    }
+    throw ArkProblem.invalid(name + ": Invalid option: expected one of "
+        + String.join("|", java.util.Arrays.stream(options).map(option -> "\"" + option + "\"").toList()));
+  }
+
+  /** The page size a paginated read asks for: its {@code limit}, or {@link #DEFAULT_LIMIT}. */
+  static int pageLimit(RoutingContext ctx) {
+    Integer limit = limit(ctx);
+    return limit == null ? DEFAULT_LIMIT : limit;
+  }
+
   /** A text parameter, null when absent; an empty one is refused. */
   static String text(RoutingContext ctx, String name) {
     String value = ctx.queryParams().get(name);

@@ -3,6 +3,7 @@ package ark.broker.http;
 import ark.broker.auth.Actor;
 import ark.broker.bus.ItemPage;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -105,6 +106,12 @@ final class ArkRoutes {
       body.appendBytes(items.get(i));
     }
     body.appendByte((byte) ']');
+  }
+
+  /** {@code 200 {"status":"success","message":message}} once {@code deleting} succeeds, what every DELETE answers. */
+  static void deleted(RoutingContext ctx, Future<Void> deleting, String message) {
+    deleting.onSuccess(done -> json(ctx, 200, new JsonObject().put("status", "success").put("message", message)))
+        .onFailure(ctx::fail);
   }
 
   static String quoted(String text) {

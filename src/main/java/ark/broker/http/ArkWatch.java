@@ -43,6 +43,15 @@ final class ArkWatch<I extends SequencedItem> {
     lastSent = -1;
   }
 
+  /** From {@code cursor} when one is given ({@link #replay}), else {@link #live} from now. */
+  void from(Long cursor, Replay replay) {
+    if (cursor == null) {
+      live();
+    } else {
+      replay(cursor, replay);
+    }
+  }
+
   /** Replays what {@code replay} holds after {@code cursor}, then goes live; a failure ends the stream. */
   void replay(long cursor, Replay replay) {
     lastSent = cursor;

@@ -33,6 +33,9 @@ public final class HttpVerticle extends VerticleBase {
   private final WatchHub hub = new WatchHub();
   private ArkWatches<Messages.MemoryAppended> memoryWatches;
   private StreamRoutes streamRoutes;
+  private ArkWatches<Messages.EventAppended> eventWatches;
+  private ArkWatches<Messages.QuerySessionChanged> sessionWatches;
+  private ArkWatches<Messages.SpanAppended> spanWatches;
   private final ServingShutdown shutdown = new ServingShutdown("http");
   private HttpServer server;
 
@@ -88,6 +91,13 @@ public final class HttpVerticle extends VerticleBase {
     new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);
     streamRoutes = new StreamRoutes(ark.streams(), ark.settings());
     streamRoutes.mount(router, arkRoutes);
+    eventWatches = new ArkWatches<>(Addresses.EVENTS_APPENDED, ark.settings());
+    new EventRoutes(ark.events(), eventWatches).mount(router, arkRoutes);
+    sessionWatches = new ArkWatches<>(Addresses.QUERY_SESSIONS_CHANGED, ark.settings());
+    new SessionRoutes(ark.sessions(), ark.events(), sessionWatches).mount(router, arkRoutes);
+    spanWatches = new ArkWatches<>(Addresses.SPANS_APPENDED, ark.settings());
+    new TraceRoutes(ark.traces(), ark.settings(), spanWatches).mount(router, arkRoutes);
+    router.get(OpenApi.PATH).handler(OpenApi.handler());
     // The dashboard: one page that lists and answers questions through this same API.
     router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
         .handler(StaticHandler.create("webroot").setCachingEnabled(false));
@@ -99,6 +109,9 @@ public final class HttpVerticle extends VerticleBase {
     return hub.start(vertx, settings.heartbeatSeconds())
         .compose(flowing -> memoryWatches.start(vertx))
         .compose(flowing -> streamRoutes.start(vertx))
+        .compose(flowing -> eventWatches.start(vertx))
+        .compose(flowing -> sessionWatches.start(vertx))
+        .compose(flowing -> spanWatches.start(vertx))
         .compose(flowing -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(
             limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
@@ -119,10 +132,16 @@ public final class HttpVerticle extends VerticleBase {
           QuestionRoutes.RETRY_MILLIS));
       memoryWatches.endAll();
       streamRoutes.endAll();
+      eventWatches.endAll();
+      sessionWatches.endAll();
+      spanWatches.endAll();
     })
         .eventually(hub::stop)
         .eventually(memoryWatches::stop)
-        .eventually(streamRoutes::stop);
+        .eventually(streamRoutes::stop)
+        .eventually(eventWatches::stop)
+        .eventually(sessionWatches::stop)
+        .eventually(spanWatches::stop);
   }
 
   /**

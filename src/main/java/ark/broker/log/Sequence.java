@@ -57,6 +57,17 @@ public final class Sequence<T extends RetainedItems.Item> {
     return low - head;
   }
 
+  /** The items not dropped, in order, as a list of their own (dropping them reshapes this sequence). */
+  public List<T> kept() {
+    List<T> kept = new ArrayList<>(size() - Math.min(dropped, size()));
+    for (int i = head; i < items.size(); i++) {
+      if (!items.get(i).dropped()) {
+        kept.add(items.get(i));
+      }
+    }
+    return kept;
+  }
+
   /** An item of this sequence was dropped: once as many are as kept, they all leave. */
   public void droppedOne() {
     if (++dropped > 64 && dropped * 2 > size()) {

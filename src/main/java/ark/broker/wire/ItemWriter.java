@@ -64,6 +64,17 @@ public final class ItemWriter {
     return out.toByteArray();
   }
 
+  /**
+   * A compact JSON object (a caller's event, a rendered span) with one more number field last: how a store adds the
+   * {@code sequence} readers resume from to an item it keeps as it came.
+   */
+  public static byte[] withNumber(byte[] object, String name, long value) {
+    byte[] field = ((object.length > 2 ? ",\"" : "\"") + name + "\":" + value + "}").getBytes(StandardCharsets.UTF_8);
+    byte[] item = java.util.Arrays.copyOf(object, object.length - 1 + field.length);
+    System.arraycopy(field, 0, item, object.length - 1, field.length);
+    return item;
+  }
+
   /** Epoch milliseconds as JavaScript's {@code toISOString()} writes them. */
   public static String timestamp(long epochMillis) {
     return TIMESTAMP.format(Instant.ofEpochMilli(epochMillis));

@@ -185,7 +185,8 @@ class AuthenticatorsTest {
         .put("oidc", new JsonObject().put("issuer", "").put("audience", "").put("jwksUrl", "").put("nameClaim", "sub")
             .put("teamsClaim", "groups").put("kindClaim", "").put("adminTeams", new io.vertx.core.json.JsonArray())
             .put("clockSkewSeconds", 60).put("dashboardClientId", "").put("dashboardScopes", new io.vertx.core.json.JsonArray())
-            .put("requiredScopes", new io.vertx.core.json.JsonArray()).put("sharedNames", new io.vertx.core.json.JsonArray()));
+            .put("requiredScopes", new io.vertx.core.json.JsonArray()).put("sharedNames", new io.vertx.core.json.JsonArray()))
+        .put("clusterNetworks", new io.vertx.core.json.JsonArray());
     return AuthSettings.from(auth);
   }
 

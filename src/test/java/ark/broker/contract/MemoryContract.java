@@ -250,7 +250,7 @@ public interface MemoryContract extends ContractCheck {
         seen.add(watch.nextJson().getJsonObject("message").getString("content"));
       }
       assertThat(seen).containsExactly("m1", "m2", "m0");
-      assertThat(watch.nextLine(java.time.Duration.ofMillis(300))).as("nothing more").isNull();
+      assertThat(watch.dataWithin(java.time.Duration.ofMillis(300))).as("nothing more").isNull();
     }
   }
 

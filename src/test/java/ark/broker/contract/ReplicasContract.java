@@ -136,7 +136,7 @@ public interface ReplicasContract extends StreamContract, SessionsContract, Trac
         + cursor)) {
       assertThat(watch.nextJson().getJsonObject("message").getString("content")).isEqualTo("m1");
       assertThat(watch.nextJson().getJsonObject("message").getString("content")).isEqualTo("m2");
-      assertThat(watch.nextLine(Duration.ofMillis(300))).isNull();
+      assertThat(watch.dataWithin(Duration.ofMillis(300))).as("nothing more").isNull();
     }
   }
 }

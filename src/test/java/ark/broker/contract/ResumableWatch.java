@@ -58,7 +58,7 @@ final class ResumableWatch {
         while (seen.size() < WRITES) {
           take(resumed.nextJson(), idOf, cursors, seen);
         }
-        assertThat(resumed.nextLine(Duration.ofMillis(300))).as("nothing more").isNull();
+        assertThat(resumed.dataWithin(Duration.ofMillis(300))).as("nothing more").isNull();
       }
       for (Future<?> done : writes) {
         done.get();

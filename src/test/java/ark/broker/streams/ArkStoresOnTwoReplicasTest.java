@@ -1,9 +1,12 @@
 package ark.broker.streams;
 
 import ark.broker.contract.BrokerUnderTest;
+import ark.broker.contract.EventsContract;
 import ark.broker.contract.MemoryContract;
 import ark.broker.contract.ReplicasContract;
+import ark.broker.contract.SessionsContract;
 import ark.broker.contract.StreamContract;
+import ark.broker.contract.TracesContract;
 import ark.broker.testing.TestBroker;
 import ark.broker.testing.TestKafka;
 import io.vertx.core.json.JsonObject;
@@ -15,10 +18,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The contract of Ark's broker for memory and streams against two replicas of this broker sharing the tests' Kafka:
+ * The contract of Ark's broker for memory, streams, events, sessions and traces against two replicas of this broker sharing the tests' Kafka:
  * every check runs on the first, and the cross-replica checks write on one and read or watch on the other.
  */
-class ArkStoresOnTwoReplicasTest implements MemoryContract, StreamContract, ReplicasContract {
+class ArkStoresOnTwoReplicasTest
+    implements MemoryContract, StreamContract, EventsContract, SessionsContract, TracesContract, ReplicasContract {
   @TempDir
   static Path dataDir;
   static TestBroker a;

@@ -44,6 +44,8 @@ public interface TestKafka {
         .put("sessionsTopic", prefix + ".sessions")
         .put("memoryTopic", prefix + ".memory")
         .put("streamsTopic", prefix + ".streams")
+        .put("eventsTopic", prefix + ".events")
+        .put("tracesTopic", prefix + ".traces")
         .put("workerGroup", prefix + ".workers")
         .put("workerSessionTimeoutMillis", 3000L))
         // One key for the cluster's replicas, as an operator gives them: a stream cut on one resumes on another.

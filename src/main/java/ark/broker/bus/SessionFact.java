@@ -1,0 +1,20 @@
+package ark.broker.bus;
+
+/**
+ * What the events log holds for Ark's sessions projection, in sequence order: activity of a Query of a session, or
+ * the purge of every session. Each replica's projection derives the same sessions from the same facts.
+ */
+public sealed interface SessionFact {
+  /** Its position in the events log. */
+  long sequence();
+
+  /** Epoch milliseconds its record was logged at (the writer's clock): how old it is, alike on every replica. */
+  long loggedAt();
+
+  record Activity(long sequence, long loggedAt, QueryActivity activity) implements SessionFact {
+  }
+
+  /** {@code DELETE /sessions}: every fact before it is forgotten. */
+  record Purged(long sequence, long loggedAt) implements SessionFact {
+  }
+}
