@@ -36,6 +36,8 @@ final class NdjsonIngest {
   private int inFlight;
   private int received;
   private boolean failed;
+  /** A line was too long: the request reads no more, and is refused once the lines before that one are written. */
+  private boolean refused;
 
   private NdjsonIngest(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes) {
     this.ctx = ctx;
@@ -55,7 +57,7 @@ final class NdjsonIngest {
   }
 
   private void received(Buffer data) {
-    if (failed) {
+    if (failed || refused) {
       return;
     }
     if (!started) {
@@ -90,12 +92,17 @@ final class NdjsonIngest {
       return false;
     }
     send(before);
-    fail(new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes + " bytes"));
+    refused = true;
+    ctx.request().handler(null);
+    ArkProblem tooLong = new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes
+        + " bytes");
+    // Answered once the lines before it are in the stream, so a /complete that follows the 413 finds them.
+    Future.all(written).onComplete(settled -> fail(tooLong));
     return true;
   }
 
   private void ended() {
-    if (failed) {
+    if (failed || refused) {
       return;
     }
     List<byte[]> last = new ArrayList<>(1);
