@@ -53,6 +53,24 @@ class ArkRoutesAccessTest {
   }
 
   @Test
+  void agentsAndPeopleAreRefusedOnEveryOtherArkStoreAndChangeNothing() throws Exception {
+    String event = new JsonObject().put("timestamp", "2026-11-26T00:00:00Z").put("eventType", "Normal")
+        .put("reason", "QueryExecutionStart").put("message", "no")
+        .put("data", new JsonObject().put("queryId", "uid-refused").put("queryName", "q-refused")
+            .put("sessionId", "s-refused")).encode();
+    for (String token : new String[] {Identities.AGENT, Identities.HUMAN}) {
+      TestBroker caller = broker.as(token);
+      assertThat(caller.post("/stream/q-refused", "{\"id\":\"no\"}").status()).as("a chunk").isEqualTo(403);
+      assertThat(caller.post("/events", event).status()).as("an event").isEqualTo(403);
+      assertThat(caller.post("/v1/traces", "{\"resourceSpans\":[]}").status()).as("spans").isEqualTo(403);
+      assertThat(caller.delete("/stream").status()).isEqualTo(403);
+      assertThat(caller.delete("/events").status()).isEqualTo(403);
+    }
+    assertThat(broker.post("/stream/q-refused/complete", "{}").status()).as("no chunk was kept").isEqualTo(404);
+    assertThat(broker.get("/events/uid-refused").json().getJsonArray("items")).isEmpty();
+  }
+
+  @Test
   void aWrongTokenIsRefusedEvenFromATrustedNetwork() throws Exception {
     Response refused = broker.as("not-a-token").post("/messages", message("c-wrong", "no"));
 
