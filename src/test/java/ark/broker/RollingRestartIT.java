@@ -275,8 +275,10 @@ class RollingRestartIT {
    */
   private JsonObject waitFor(McpTestClient agent, JsonObject request, String what) {
     String lastEventId = null;
+    List<String> outcomes = new ArrayList<>();
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try (SseStream stream = lastEventId == null ? agent.stream(request) : agent.get(lastEventId)) {
+        outcomes.add((lastEventId == null ? "sent: " : "resumed: ") + stream.status + " " + stream.contentType);
         if (stream.status == 200 && stream.contentType.startsWith("text/event-stream")) {
           for (SseEvent event = stream.next(60, TimeUnit.SECONDS); event != null && !event.event().equals("end-of-stream");
                event = stream.next(60, TimeUnit.SECONDS)) {
@@ -290,10 +292,18 @@ class RollingRestartIT {
             }
           }
           resumed.incrementAndGet();
+        } else if (stream.status == 200) {
+          JsonObject response = new JsonObject(stream.plainBody());
+          if (response.containsKey("error")) {
+            failures.add(what + ": " + response);
+            return null;
+          }
+          return response;
         } else {
           retries.incrementAndGet();
         }
       } catch (IOException cut) {
+        outcomes.add("cut: " + cut);
         retries.incrementAndGet();
       } catch (Exception e) {
         failures.add(what + ": " + e);
@@ -301,7 +311,8 @@ class RollingRestartIT {
       }
       pause();
     }
-    failures.add(what + ": no result after " + ATTEMPTS + " attempts");
+    failures.add(what + ": no result after " + ATTEMPTS + " attempts, the last of them "
+        + outcomes.subList(outcomes.size() - 3, outcomes.size()));
     return null;
   }
 

@@ -23,6 +23,7 @@ public final class SseStream implements AutoCloseable {
   public final int status;
   public final String contentType;
   public final java.net.http.HttpHeaders headers;
+  private final java.util.concurrent.CompletableFuture<String> plainBody = new java.util.concurrent.CompletableFuture<>();
 
   /** One event; {@code comments} are the comment lines that came before it. */
   public record SseEvent(String id, String event, String data, List<String> comments) {
@@ -78,7 +79,21 @@ public final class SseStream implements AutoCloseable {
     return comments.poll(timeout, unit);
   }
 
+  /** The whole body of a response that is not an event stream (a JSON answer, an error), once it has been read. */
+  public String plainBody() throws Exception {
+    return plainBody.get(10, TimeUnit.SECONDS);
+  }
+
   private void read() {
+    if (!contentType.startsWith("text/event-stream")) {
+      try {
+        plainBody.complete(new String(body.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (Exception cut) {
+        plainBody.completeExceptionally(cut);
+      }
+      events.add(END);
+      return;
+    }
     SseParser parser = new SseParser(events::add, comments::add);
     char[] buffer = new char[8192];
     try (InputStreamReader reader = new InputStreamReader(body, StandardCharsets.UTF_8)) {
