@@ -289,16 +289,15 @@ public final class ArkBrokerLoad {
       producer.setChunked(true);
       producers.add(producer);
     }
-    long period = Math.max(1, 1000L * PACED_STREAMS / options.pacedRate());
-    List<Long> timers = new ArrayList<>();
-    for (int s = 0; s < PACED_STREAMS; s++) {
-      HttpClientRequest producer = producers.get(s);
-      String query = queries.get(s);
-      timers.add(vertx.setPeriodic(period, timer -> producer.write(
-          Buffer.buffer(Checks.chunk(query, Long.toString(System.nanoTime())).encode() + "\n"))));
-    }
+    // One chunk at a time, evenly spaced, the streams in turn: a timer per stream would send them in bursts.
+    long period = Math.max(1, 1000L / options.pacedRate());
+    AtomicLong sent = new AtomicLong();
+    long timer = vertx.setPeriodic(period, fired -> {
+      int s = (int) (sent.getAndIncrement() % PACED_STREAMS);
+      producers.get(s).write(Buffer.buffer(Checks.chunk(queries.get(s), Long.toString(System.nanoTime())).encode() + "\n"));
+    });
     ProcessCpu.Used used = paced.measure();
-    timers.forEach(vertx::cancelTimer);
+    vertx.cancelTimer(timer);
     for (HttpClientRequest producer : producers) {
       producer.end().compose(ended -> producer.response()).compose(response -> answered(response, 200))
           .await(30, TimeUnit.SECONDS);

@@ -29,10 +29,16 @@ final class JavaProcess implements AutoCloseable {
   }
 
   static JavaProcess start(String heap, Class<?> main, String... args) throws IOException {
+    return new JavaProcess(new ProcessBuilder(command(heap, main, List.of(args)))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+  }
+
+  /** The command line that runs {@code main} in a JVM of its own. */
+  static List<String> command(String heap, Class<?> main, List<String> args) {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-cp", CLASS_PATH, main.getName()));
-    command.addAll(List.of(args));
-    return new JavaProcess(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+    command.addAll(args);
+    return command;
   }
 
   /** The first line of output starting with {@code word}. */

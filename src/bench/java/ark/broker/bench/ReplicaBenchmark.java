@@ -123,7 +123,7 @@ public final class ReplicaBenchmark {
   }
 
   /** Replicas of a cluster of their own (its own topics), quiet logs. */
-  private static Map<String, String> replicaEnvironment(TestKafka kafka) {
+  static Map<String, String> replicaEnvironment(TestKafka kafka) {
     Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(kafka.cluster()));
     environment.put("LOG_LEVEL", "WARN");
     environment.put("ACCESS_LOG_LEVEL", "WARN");
