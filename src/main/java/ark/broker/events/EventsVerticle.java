@@ -7,8 +7,8 @@ import ark.broker.bus.EventStore;
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.Messages.EventAppended;
 import ark.broker.bus.QueryActivity;
+import ark.broker.log.AgingStore;
 import ark.broker.log.EventLog;
-import ark.broker.log.LogBackedView;
 import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -17,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -28,8 +27,6 @@ import java.util.function.Supplier;
  */
 public final class EventsVerticle extends VerticleBase implements EventStore {
   private static final Logger LOG = LoggerFactory.getLogger(EventsVerticle.class);
-  /** How often what has aged out leaves, when nothing is written. */
-  private static final long TRIM_MILLIS = 1000;
 
   private final EventLog log;
   private final EventSettings settings;
@@ -37,7 +34,7 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
   private final MeterRegistry meters;
   private EventsView view;
   /** A write learns the position its record was applied at: an event's sequence. */
-  private LogBackedView<EventRecord, Long> events;
+  private AgingStore<EventRecord, EventsView.Kept> events;
 
   public EventsVerticle(EventLog log, EventSettings settings, Clock clock, MeterRegistry meters) {
     this.log = log;
@@ -50,31 +47,18 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
   public Future<?> start() {
     view = new EventsView(settings, new StoreMeters(meters, "events", this, verticle -> verticle.view.size(),
         verticle -> verticle.view.bytes()));
-    events = new LogBackedView<>(vertx, log, "events", EventRecord.CODEC, record -> false,
-        settings.snapshotEveryRecords(), settings.readBackTimeoutMillis(), meters);
-    return events.open(new LogBackedView.Updates<>() {
-      @Override
-      public Long apply(long position, EventRecord record) {
-        EventsView.Kept kept = view.apply(position, record, clock.millis());
-        if (events.isLive()) {
-          if (kept.event() != null) {
-            vertx.eventBus().publish(Addresses.EVENTS_APPENDED, new EventAppended(position, kept.event().queryId,
-                kept.event().sessionId, kept.event().item));
-          }
-          if (kept.fact() != null) {
-            vertx.eventBus().publish(Addresses.SESSION_FACTS, kept.fact());
-          }
-        }
-        return position;
+    events = new AgingStore<>(vertx, log, "events", EventRecord.CODEC, settings.snapshotEveryRecords(),
+        settings.readBackTimeoutMillis(), clock, meters, view);
+    return events.open(kept -> {
+      if (kept.event() != null) {
+        vertx.eventBus().publish(Addresses.EVENTS_APPENDED, new EventAppended(kept.event().position(),
+            kept.event().queryId, kept.event().sessionId, kept.event().item));
       }
-
-      @Override
-      public LogBackedView.Snapshot<EventRecord> snapshot(long position) {
-        return new LogBackedView.Snapshot<>(view.floor(), List.of());
+      if (kept.fact() != null) {
+        vertx.eventBus().publish(Addresses.SESSION_FACTS, kept.fact());
       }
     }).map(replayed -> {
       Addresses.EVENT_STORE.serve(vertx.eventBus(), this);
-      vertx.setPeriodic(TRIM_MILLIS, tick -> view.trim(clock.millis()));
       LOG.info("Events ready: {} events and {} facts of sessions", view.size(), view.facts());
       return null;
     });
@@ -133,9 +117,6 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */
   private <T> Future<T> read(Actor actor, Supplier<T> reading) {
-    return ArkBrokerAccess.guarded(actor, () -> events.catchUp().map(caughtUp -> {
-      view.trim(clock.millis());
-      return reading.get();
-    }));
+    return ArkBrokerAccess.guarded(actor, () -> events.read(reading));
   }
 }

@@ -4,6 +4,7 @@ import ark.broker.bus.EventStore.EventFilter;
 import ark.broker.bus.EventStore.FactPage;
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.SessionFact;
+import ark.broker.log.AgingView;
 import ark.broker.log.KeyedItems;
 import ark.broker.log.RetainedItems;
 import ark.broker.log.Sequence;
@@ -19,7 +20,7 @@ import java.util.Objects;
  * and untouched by the events' deletions (upstream's sessions outlive the events they came from). The log may
  * forget what neither keeps. One event loop only.
  */
-final class EventsView {
+final class EventsView implements AgingView<EventRecord, EventsView.Kept> {
   private final EventSettings settings;
   private final StoreMeters meters;
   private final RetainedItems<StoredEvent> events = new RetainedItems<>();
@@ -39,7 +40,8 @@ final class EventsView {
     this.meters = meters;
   }
 
-  Kept apply(long position, EventRecord record, long now) {
+  @Override
+  public Kept apply(long position, EventRecord record, long now) {
     applied = Math.max(applied, position);
     Kept kept = new Kept(null, null);
     if (record instanceof EventRecord.Posted posted) {
@@ -52,9 +54,9 @@ final class EventsView {
     } else if (record instanceof EventRecord.ActivityRecorded recorded) {
       kept = new Kept(null, keep(position, recorded.at(), recorded));
     } else if (record instanceof EventRecord.QueryDeleted deleted) {
-      dropAll(byQuery.of(deleted.queryId()));
+      events.dropAll(byQuery.of(deleted.queryId()), event -> true, this::forget);
     } else if (record instanceof EventRecord.Purged) {
-      dropAll(events.all());
+      events.dropAll(events.all(), event -> true, this::forget);
     } else {
       facts.all().kept().forEach(facts::drop);
       purged = new SessionFact.Purged(position, record.at());
@@ -72,13 +74,15 @@ final class EventsView {
   }
 
   /** Drops what has aged out, grown beyond the bytes allowed, or expired. */
-  void trim(long now) {
+  @Override
+  public void trim(long now) {
     events.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::forget);
     facts.trim(now, settings.factsMaxBytes(), settings.factsMaxAgeMillis(), fact -> { });
   }
 
   /** Up to where the events log may forget: what is older than every event and every fact kept. */
-  long floor() {
+  @Override
+  public long floor() {
     return Math.min(floorOf(events), floorOf(facts));
   }
 
@@ -147,13 +151,6 @@ final class EventsView {
       }
     }
     return count;
-  }
-
-  private void dropAll(Sequence<StoredEvent> candidates) {
-    candidates.kept().forEach(event -> {
-      events.drop(event);
-      forget(event);
-    });
   }
 
   /** Takes a dropped event out of the indexes. */

@@ -1,6 +1,7 @@
 package ark.broker.log;
 
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * What a store that only appends keeps of its log in memory: items in log order, bounded by age and by bytes, the
@@ -77,6 +78,19 @@ public final class RetainedItems<T extends RetainedItems.Item> {
       bytes -= item.bytes;
       kept--;
       all.droppedOne();
+    }
+  }
+
+  /**
+   * Drops the items of {@code candidates} (this store's or one of its indexes) still kept that {@code which} takes (a
+   * deletion, a purge), telling {@code onDrop} of each so the caller takes it out of its indexes.
+   */
+  public void dropAll(Sequence<T> candidates, Predicate<T> which, Consumer<T> onDrop) {
+    for (T item : candidates.kept()) {
+      if (which.test(item)) {
+        drop(item);
+        onDrop.accept(item);
+      }
     }
   }
 

@@ -4,8 +4,10 @@ import ark.broker.bus.ItemPage;
 import ark.broker.bus.MemoryStore.ConversationCounts;
 import ark.broker.bus.MemoryStore.MemoryStatus;
 import ark.broker.bus.MemoryStore.MessageFilter;
+import ark.broker.log.AgingView;
 import ark.broker.log.RetainedItems;
 import ark.broker.log.Sequence;
+import ark.broker.log.StoreMeters;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,8 +20,9 @@ import java.util.Map;
  * conversation's read costs what it returns, however many messages are kept in all. Bounded by the settings' age
  * and bytes. One event loop only.
  */
-final class Conversations {
+final class Conversations implements AgingView<MemoryRecord, StoredMessage> {
   private final MemorySettings settings;
+  private final StoreMeters meters;
   private final RetainedItems<StoredMessage> retained = new RetainedItems<>();
   /** In the order their first kept message came, as {@code GET /conversations} lists them. */
   private final Map<String, Conversation> byId = new LinkedHashMap<>();
@@ -47,16 +50,19 @@ final class Conversations {
     final Map<String, Integer> perQuery = new HashMap<>();
   }
 
-  Conversations(MemorySettings settings) {
+  Conversations(MemorySettings settings, StoreMeters meters) {
     this.settings = settings;
+    this.meters = meters;
   }
 
   /** Applies one record of the log, at its position; returns the message it kept, or null. */
-  StoredMessage apply(long position, MemoryRecord record, long now) {
+  @Override
+  public StoredMessage apply(long position, MemoryRecord record, long now) {
     StoredMessage kept = null;
     if (record instanceof MemoryRecord.Appended appended) {
       kept = StoredMessage.of(position, appended);
       retained.add(kept);
+      meters.appended();
       Conversation conversation = byId.computeIfAbsent(kept.conversationId, id -> new Conversation());
       conversation.add(kept);
       conversation.perQuery.merge(kept.queryId, 1, Integer::sum);
@@ -64,28 +70,30 @@ final class Conversations {
     } else if (record instanceof MemoryRecord.ConversationDeleted deleted) {
       Conversation conversation = byId.get(deleted.conversationId());
       if (conversation != null) {
-        dropAll(conversation.messages, message -> true);
+        retained.dropAll(conversation.messages, message -> true, this::forget);
       }
     } else if (record instanceof MemoryRecord.QueryDeleted deleted) {
       Messages ofQuery = byQuery.get(deleted.queryId());
       if (ofQuery != null) {
-        dropAll(ofQuery.messages, message -> deleted.conversationId() == null
-            || message.conversationId.equals(deleted.conversationId()));
+        retained.dropAll(ofQuery.messages, message -> deleted.conversationId() == null
+            || message.conversationId.equals(deleted.conversationId()), this::forget);
       }
     } else {
-      dropAll(retained.all(), message -> true);
+      retained.dropAll(retained.all(), message -> true, this::forget);
     }
     trim(now);
     return kept;
   }
 
   /** Drops what has aged out, grown beyond the bytes allowed, or expired. */
-  void trim(long now) {
+  @Override
+  public void trim(long now) {
     retained.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::forget);
   }
 
   /** Up to where the memory log may forget: what is older than every message kept. */
-  long floor() {
+  @Override
+  public long floor() {
     return retained.floor();
   }
 
@@ -147,22 +155,9 @@ final class Conversations {
     return List.copyOf(byId.keySet());
   }
 
-  private void dropAll(Sequence<StoredMessage> messages, java.util.function.Predicate<StoredMessage> which) {
-    List<StoredMessage> dropping = new ArrayList<>();
-    for (int i = 0; i < messages.size(); i++) {
-      StoredMessage message = messages.get(i);
-      if (!message.dropped() && which.test(message)) {
-        dropping.add(message);
-      }
-    }
-    dropping.forEach(message -> {
-      retained.drop(message);
-      forget(message);
-    });
-  }
-
   /** Takes a dropped message out of the indexes. */
   private void forget(StoredMessage message) {
+    meters.dropped();
     Conversation conversation = byId.get(message.conversationId);
     if (conversation != null) {
       conversation.perQuery.computeIfPresent(message.queryId, (query, count) -> count == 1 ? null : count - 1);

@@ -7,9 +7,9 @@ import ark.broker.bus.ItemPage;
 import ark.broker.bus.MemoryStore;
 import ark.broker.bus.Messages.MemoryAppended;
 import ark.broker.bus.StoreFailure;
+import ark.broker.log.AgingStore;
 import ark.broker.log.EventLog;
-import ark.broker.log.LogBackedView;
-import io.micrometer.core.instrument.Gauge;
+import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -29,61 +29,39 @@ import java.util.function.Supplier;
  */
 public final class MemoryVerticle extends VerticleBase implements MemoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(MemoryVerticle.class);
-  /** How often what has aged out leaves, when nothing is written. */
-  private static final long TRIM_MILLIS = 1000;
 
   private final EventLog log;
   private final MemorySettings settings;
   private final Clock clock;
   private final MeterRegistry meters;
-  private final Conversations view;
-  /** A write learns only that its record was applied: the record itself. */
-  private LogBackedView<MemoryRecord, MemoryRecord> memory;
+  private Conversations view;
+  private AgingStore<MemoryRecord, StoredMessage> memory;
 
   public MemoryVerticle(EventLog log, MemorySettings settings, Clock clock, MeterRegistry meters) {
     this.log = log;
     this.settings = settings;
     this.clock = clock;
     this.meters = meters;
-    this.view = new Conversations(settings);
   }
 
   @Override
   public Future<?> start() {
-    memory = new LogBackedView<>(vertx, log, "memory", MemoryRecord.CODEC, record -> false,
-        settings.snapshotEveryRecords(), settings.readBackTimeoutMillis(), meters);
-    Gauge.builder("ark_broker_memory_messages", view, Conversations::size)
-        .description("Messages conversation memory keeps").register(meters);
-    Gauge.builder("ark_broker_memory_bytes", view, Conversations::bytes)
-        .description("Bytes of the messages conversation memory keeps").register(meters);
-    return memory.open(new LogBackedView.Updates<>() {
-      @Override
-      public MemoryRecord apply(long position, MemoryRecord record) {
-        StoredMessage kept = view.apply(position, record, clock.millis());
-        if (kept != null && memory.isLive()) {
-          vertx.eventBus().publish(Addresses.MEMORY_APPENDED,
-              new MemoryAppended(kept.position(), kept.conversationId, kept.item));
-        }
-        return record;
-      }
-
-      @Override
-      public LogBackedView.Snapshot<MemoryRecord> snapshot(long position) {
-        return new LogBackedView.Snapshot<>(view.floor(), List.of());
-      }
-    }).map(replayed -> {
-      Addresses.MEMORY_STORE.serve(vertx.eventBus(), this);
-      vertx.setPeriodic(TRIM_MILLIS, tick -> view.trim(clock.millis()));
-      LOG.info("Memory ready: {} messages in {} conversations", view.size(), view.conversations().size());
-      return null;
-    });
+    view = new Conversations(settings, new StoreMeters(meters, "memory", this, verticle -> verticle.view.size(),
+        verticle -> verticle.view.bytes()));
+    memory = new AgingStore<>(vertx, log, "memory", MemoryRecord.CODEC, settings.snapshotEveryRecords(),
+        settings.readBackTimeoutMillis(), clock, meters, view);
+    return memory.open(kept -> vertx.eventBus().publish(Addresses.MEMORY_APPENDED,
+        new MemoryAppended(kept.position(), kept.conversationId, kept.item))).map(replayed -> {
+          Addresses.MEMORY_STORE.serve(vertx.eventBus(), this);
+          LOG.info("Memory ready: {} messages in {} conversations", view.size(), view.conversations().size());
+          return null;
+        });
   }
 
   @Override
   public Future<?> stop() {
     return memory.close();
   }
-
 
   @Override
   public Future<Void> append(Actor actor, NewMessages messages) {
@@ -95,7 +73,7 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
       long now = clock.millis();
       long visible = messages.ttlSeconds() == null ? settings.maxAgeMillis()
           : Math.min(settings.maxAgeMillis(), messages.ttlSeconds() * 1000);
-      List<Future<MemoryRecord>> written = new ArrayList<>(messages.messages().size());
+      List<Future<Long>> written = new ArrayList<>(messages.messages().size());
       for (byte[] message : messages.messages()) {
         MemoryRecord.Appended appended = new MemoryRecord.Appended(messages.conversationId(), messages.queryId(), now,
             now + visible, message);
@@ -143,9 +121,6 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */
   private <T> Future<T> read(Actor actor, Supplier<T> reading) {
-    return ArkBrokerAccess.guarded(actor, () -> memory.afterCatchUp(() -> {
-      view.trim(clock.millis());
-      return reading.get();
-    }));
+    return ArkBrokerAccess.guarded(actor, () -> memory.read(reading));
   }
 }

@@ -7,9 +7,9 @@ import ark.broker.bus.ItemPage;
 import ark.broker.bus.Messages.StreamChunk;
 import ark.broker.bus.Messages.StreamEnded;
 import ark.broker.bus.StreamStore;
+import ark.broker.log.AgingStore;
 import ark.broker.log.EventLog;
-import ark.broker.log.LogBackedView;
-import io.micrometer.core.instrument.Gauge;
+import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -28,61 +28,42 @@ import java.util.function.Supplier;
  */
 public final class StreamVerticle extends VerticleBase implements StreamStore {
   private static final Logger LOG = LoggerFactory.getLogger(StreamVerticle.class);
-  /** How often what has aged out leaves, and silent posting requests count as ended, when nothing is written. */
-  private static final long TRIM_MILLIS = 1000;
+  /** How often requests silent for too long count as ended. */
+  private static final long SILENT_POSTERS_MILLIS = 1000;
 
   private final EventLog log;
   private final StreamSettings settings;
   private final Clock clock;
   private final MeterRegistry meters;
-  private final Streams view;
-  private LogBackedView<StreamRecord, StreamRecord> streams;
+  private Streams view;
+  private AgingStore<StreamRecord, Streams.Applied> streams;
 
   public StreamVerticle(EventLog log, StreamSettings settings, Clock clock, MeterRegistry meters) {
     this.log = log;
     this.settings = settings;
     this.clock = clock;
     this.meters = meters;
-    this.view = new Streams(settings);
   }
 
   @Override
   public Future<?> start() {
-    streams = new LogBackedView<>(vertx, log, "streams", StreamRecord.CODEC, record -> false,
-        settings.snapshotEveryRecords(), settings.readBackTimeoutMillis(), meters);
-    Gauge.builder("ark_broker_stream_chunks", view, Streams::size)
-        .description("Chunks of LLM streams kept").register(meters);
-    Gauge.builder("ark_broker_stream_bytes", view, Streams::bytes)
-        .description("Bytes of the chunks of LLM streams kept").register(meters);
-    return streams.open(new LogBackedView.Updates<>() {
-      @Override
-      public StreamRecord apply(long position, StreamRecord record) {
-        Streams.Applied applied = view.apply(position, record, clock.millis());
-        if (streams.isLive()) {
-          StoredChunk kept = applied.kept();
-          if (kept != null) {
-            vertx.eventBus().publish(Addresses.STREAM_CHUNKS,
-                new StreamChunk(kept.position(), kept.queryId, kept.chunk, kept.error, kept.completion));
-          }
-          if (applied.ended()) {
-            vertx.eventBus().publish(Addresses.STREAM_ENDED, new StreamEnded(position, record.queryId()));
-          }
-        }
-        return record;
+    view = new Streams(settings, new StoreMeters(meters, "streams", this, verticle -> verticle.view.size(),
+        verticle -> verticle.view.bytes()));
+    streams = new AgingStore<>(vertx, log, "streams", StreamRecord.CODEC, settings.snapshotEveryRecords(),
+        settings.readBackTimeoutMillis(), clock, meters, view);
+    return streams.open(applied -> {
+      StoredChunk kept = applied.kept();
+      if (kept != null) {
+        vertx.eventBus().publish(Addresses.STREAM_CHUNKS,
+            new StreamChunk(kept.position(), kept.queryId, kept.chunk, kept.error, kept.completion));
       }
-
-      @Override
-      public LogBackedView.Snapshot<StreamRecord> snapshot(long position) {
-        return new LogBackedView.Snapshot<>(view.floor(), List.of());
+      if (applied.ended()) {
+        vertx.eventBus().publish(Addresses.STREAM_ENDED, new StreamEnded(applied.position(), applied.endedQuery()));
       }
     }).map(replayed -> {
       Addresses.STREAM_STORE.serve(vertx.eventBus(), this);
-      vertx.setPeriodic(TRIM_MILLIS, tick -> {
-        long now = clock.millis();
-        view.trim(now);
-        view.endSilentPosters(now).forEach(query -> vertx.eventBus()
-            .publish(Addresses.STREAM_ENDED, new StreamEnded(streams.position(), query)));
-      });
+      vertx.setPeriodic(SILENT_POSTERS_MILLIS, tick -> view.endSilentPosters(clock.millis()).forEach(query ->
+          vertx.eventBus().publish(Addresses.STREAM_ENDED, new StreamEnded(streams.position(), query))));
       LOG.info("Streams ready: {} chunks kept", view.size());
       return null;
     });
@@ -102,7 +83,7 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
   public Future<Void> append(Actor actor, String queryId, String producerId, List<byte[]> chunks) {
     return ArkBrokerAccess.guarded(actor, () -> {
       long now = clock.millis();
-      List<Future<StreamRecord>> written = new ArrayList<>(chunks.size());
+      List<Future<Long>> written = new ArrayList<>(chunks.size());
       for (byte[] chunk : chunks) {
         written.add(streams.append(queryId, new StreamRecord.Chunk(queryId, producerId, now, ChunkErrors.reportsFailure(chunk),
             chunk)));
@@ -147,15 +128,12 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
         .onSuccess(written -> LOG.info("Streams: every stream purged by {}", actor.principal().name())).mapEmpty();
   }
 
-  private Future<StreamRecord> write(Actor actor, StreamRecord record) {
+  private Future<Long> write(Actor actor, StreamRecord record) {
     return ArkBrokerAccess.guarded(actor, () -> streams.append(record.queryId(), record));
   }
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */
   private <T> Future<T> read(Actor actor, Supplier<T> reading) {
-    return ArkBrokerAccess.guarded(actor, () -> streams.afterCatchUp(() -> {
-      view.trim(clock.millis());
-      return reading.get();
-    }));
+    return ArkBrokerAccess.guarded(actor, () -> streams.read(reading));
   }
 }

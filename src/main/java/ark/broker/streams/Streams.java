@@ -2,8 +2,10 @@ package ark.broker.streams;
 
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.StreamStore.StreamState;
+import ark.broker.log.AgingView;
 import ark.broker.log.RetainedItems;
 import ark.broker.log.Sequence;
+import ark.broker.log.StoreMeters;
 import ark.broker.wire.ItemWriter;
 
 import java.util.ArrayList;
@@ -16,8 +18,9 @@ import java.util.Map;
  * was completed, and which requests are still posting to it. Bounded by the settings' age and bytes. One event loop
  * only.
  */
-final class Streams {
+final class Streams implements AgingView<StreamRecord, Streams.Applied> {
   private final StreamSettings settings;
+  private final StoreMeters meters;
   private final RetainedItems<StoredChunk> retained = new RetainedItems<>();
   private final Map<String, QueryStream> byQuery = new HashMap<>();
 
@@ -36,16 +39,25 @@ final class Streams {
     }
   }
 
-  /** What applying a record did that readers must hear of: the chunk kept, and whether the stream ended. */
-  record Applied(StoredChunk kept, boolean ended) {
-    static final Applied NOTHING = new Applied(null, false);
+  /**
+   * What applying the record at {@code position} did that readers must hear of: the chunk kept, and the Query whose
+   * stream it ended (null for none).
+   */
+  record Applied(long position, StoredChunk kept, String endedQuery) {
+    static final Applied NOTHING = new Applied(0, null, null);
+
+    boolean ended() {
+      return endedQuery != null;
+    }
   }
 
-  Streams(StreamSettings settings) {
+  Streams(StreamSettings settings, StoreMeters meters) {
     this.settings = settings;
+    this.meters = meters;
   }
 
-  Applied apply(long position, StreamRecord record, long now) {
+  @Override
+  public Applied apply(long position, StreamRecord record, long now) {
     Applied applied = Applied.NOTHING;
     if (record instanceof StreamRecord.Chunk chunk) {
       QueryStream stream = byQuery.computeIfAbsent(chunk.queryId(), id -> new QueryStream());
@@ -55,7 +67,7 @@ final class Streams {
         stream.posting.computeIfPresent(chunk.producerId(), (producer, last) -> chunk.at());
       }
       stream.errored |= chunk.error();
-      applied = new Applied(kept, endIfDue(stream));
+      applied = ended(position, kept, chunk.queryId(), stream);
     } else if (record instanceof StreamRecord.Opened opened) {
       QueryStream stream = byQuery.computeIfAbsent(opened.queryId(), id -> new QueryStream());
       if (!stream.completed) {
@@ -64,7 +76,7 @@ final class Streams {
     } else if (record instanceof StreamRecord.Closed closed) {
       QueryStream stream = byQuery.get(closed.queryId());
       if (stream != null && stream.posting.remove(closed.producerId()) != null) {
-        applied = new Applied(null, endIfDue(stream));
+        applied = ended(position, null, closed.queryId(), stream);
       }
     } else if (record instanceof StreamRecord.Completed completed) {
       QueryStream stream = byQuery.get(completed.queryId());
@@ -72,14 +84,10 @@ final class Streams {
         stream.completed = true;
         StoredChunk kept = keep(stream, new StoredChunk(position, completed.queryId(), completed.at(),
             completed.at() + settings.maxAgeMillis(), StoredChunk.DONE, false, true));
-        applied = new Applied(kept, endIfDue(stream));
+        applied = ended(position, kept, completed.queryId(), stream);
       }
     } else {
-      List<StoredChunk> all = new ArrayList<>(retained.all().size());
-      for (int i = 0; i < retained.all().size(); i++) {
-        all.add(retained.all().get(i));
-      }
-      all.forEach(retained::drop);
+      retained.dropAll(retained.all(), chunk -> true, chunk -> meters.dropped());
       byQuery.clear();
     }
     trim(now);
@@ -87,7 +95,8 @@ final class Streams {
   }
 
   /** Drops what has aged out or grown beyond the bytes allowed. */
-  void trim(long now) {
+  @Override
+  public void trim(long now) {
     retained.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::forget);
   }
 
@@ -105,7 +114,8 @@ final class Streams {
     return ended;
   }
 
-  long floor() {
+  @Override
+  public long floor() {
     return retained.floor();
   }
 
@@ -171,9 +181,14 @@ final class Streams {
 
   private StoredChunk keep(QueryStream stream, StoredChunk chunk) {
     retained.add(chunk);
+    meters.appended();
     stream.chunks.add(chunk);
     stream.kept++;
     return chunk;
+  }
+
+  private static Applied ended(long position, StoredChunk kept, String queryId, QueryStream stream) {
+    return new Applied(position, kept, endIfDue(stream) ? queryId : null);
   }
 
   /** Whether the stream ended just now: completed with no request posting, or errored. */
@@ -186,6 +201,7 @@ final class Streams {
   }
 
   private void forget(StoredChunk chunk) {
+    meters.dropped();
     QueryStream stream = byQuery.get(chunk.queryId);
     if (stream == null) {
       return;

@@ -7,8 +7,8 @@ import ark.broker.bus.ItemPage;
 import ark.broker.bus.Messages.SpanAppended;
 import ark.broker.bus.StoreFailure;
 import ark.broker.bus.TraceStore;
+import ark.broker.log.AgingStore;
 import ark.broker.log.EventLog;
-import ark.broker.log.LogBackedView;
 import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -28,15 +28,13 @@ import java.util.function.Supplier;
  */
 public final class TracesVerticle extends VerticleBase implements TraceStore {
   private static final Logger LOG = LoggerFactory.getLogger(TracesVerticle.class);
-  /** How often what has aged out leaves, when nothing is written. */
-  private static final long TRIM_MILLIS = 1000;
 
   private final EventLog log;
   private final TraceSettings settings;
   private final Clock clock;
   private final MeterRegistry meters;
   private TracesView view;
-  private LogBackedView<TraceRecord, TraceRecord> traces;
+  private AgingStore<TraceRecord, List<StoredSpan>> traces;
 
   public TracesVerticle(EventLog log, TraceSettings settings, Clock clock, MeterRegistry meters) {
     this.log = log;
@@ -49,31 +47,14 @@ public final class TracesVerticle extends VerticleBase implements TraceStore {
   public Future<?> start() {
     view = new TracesView(settings, new StoreMeters(meters, "traces", this, verticle -> verticle.view.size(),
         verticle -> verticle.view.bytes()));
-    traces = new LogBackedView<>(vertx, log, "traces", TraceRecord.CODEC, record -> false,
-        settings.snapshotEveryRecords(), settings.readBackTimeoutMillis(), meters);
-    return traces.open(new LogBackedView.Updates<>() {
-      @Override
-      public TraceRecord apply(long position, TraceRecord record) {
-        List<StoredSpan> kept = view.apply(position, record, clock.millis());
-        if (traces.isLive()) {
-          for (StoredSpan span : kept) {
-            vertx.eventBus().publish(Addresses.SPANS_APPENDED, new SpanAppended(span.position(), span.traceId,
-                span.sessionId, span.item));
-          }
-        }
-        return record;
-      }
-
-      @Override
-      public LogBackedView.Snapshot<TraceRecord> snapshot(long position) {
-        return new LogBackedView.Snapshot<>(view.floor(), List.of());
-      }
-    }).map(replayed -> {
-      Addresses.TRACE_STORE.serve(vertx.eventBus(), this);
-      vertx.setPeriodic(TRIM_MILLIS, tick -> view.trim(clock.millis()));
-      LOG.info("Traces ready: {} spans", view.size());
-      return null;
-    });
+    traces = new AgingStore<>(vertx, log, "traces", TraceRecord.CODEC, settings.snapshotEveryRecords(),
+        settings.readBackTimeoutMillis(), clock, meters, view);
+    return traces.open(kept -> kept.forEach(span -> vertx.eventBus().publish(Addresses.SPANS_APPENDED,
+        new SpanAppended(span.position(), span.traceId, span.sessionId, span.item)))).map(replayed -> {
+          Addresses.TRACE_STORE.serve(vertx.eventBus(), this);
+          LOG.info("Traces ready: {} spans", view.size());
+          return null;
+        });
   }
 
   @Override
@@ -114,9 +95,6 @@ public final class TracesVerticle extends VerticleBase implements TraceStore {
 
   /** What another replica acknowledged a moment ago is read here too; what has aged out is not. */
   private <T> Future<T> read(Actor actor, Supplier<T> reading) {
-    return ArkBrokerAccess.guarded(actor, () -> traces.catchUp().map(caughtUp -> {
-      view.trim(clock.millis());
-      return reading.get();
-    }));
+    return ArkBrokerAccess.guarded(actor, () -> traces.read(reading));
   }
 }

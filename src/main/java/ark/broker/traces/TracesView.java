@@ -3,6 +3,7 @@ package ark.broker.traces;
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.TraceStore;
 import ark.broker.bus.TraceStore.SpanFilter;
+import ark.broker.log.AgingView;
 import ark.broker.log.KeyedItems;
 import ark.broker.log.RetainedItems;
 import ark.broker.log.Sequence;
@@ -20,7 +21,7 @@ import java.util.Map;
  * The view of the traces log: every span kept, in sequence order, grouped into traces (of all spans, and of each
  * session's) and indexed by session, bounded by age and bytes. One event loop only.
  */
-final class TracesView {
+final class TracesView implements AgingView<TraceRecord, List<StoredSpan>> {
   private final TraceSettings settings;
   private final StoreMeters meters;
   private final RetainedItems<StoredSpan> spans = new RetainedItems<>();
@@ -35,7 +36,8 @@ final class TracesView {
   }
 
   /** Applies one record of the log, at its position; returns the spans it kept. */
-  List<StoredSpan> apply(long position, TraceRecord record, long now) {
+  @Override
+  public List<StoredSpan> apply(long position, TraceRecord record, long now) {
     applied = Math.max(applied, position);
     List<StoredSpan> kept = List.of();
     if (record instanceof TraceRecord.Spans added) {
@@ -62,12 +64,14 @@ final class TracesView {
   }
 
   /** Drops what has aged out or grown beyond the bytes allowed. */
-  void trim(long now) {
+  @Override
+  public void trim(long now) {
     spans.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::forget);
   }
 
   /** Up to where the traces log may forget: the records before the one of the oldest span kept. */
-  long floor() {
+  @Override
+  public long floor() {
     return spans.all().isEmpty() ? applied : TraceStore.positionOf(spans.all().first().position()) - 1;
   }
 

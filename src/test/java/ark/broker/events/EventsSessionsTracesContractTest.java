@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,17 +43,24 @@ class EventsSessionsTracesContractTest implements EventsContract, SessionsContra
     double events = appended(ark, "events");
     double sessions = appended(ark, "sessions");
     double spans = appended(ark, "traces");
+    double messages = appended(ark, "memory");
+    double chunks = appended(ark, "streams");
     String session = "metrics-" + System.nanoTime();
     postEvent(ark, Checks.controllerEvent("QueryExecutionStart", session + "-uid", "q-1", session, Instant.now()));
     postOtlpJson(ark, List.of(OtlpRequests.jsonSpan(session + "-trace", "s1", session)));
+    assertThat(ark.postJson("/messages", Checks.messages(session, "q-1", Checks.chat("user", "hi"))).status()).isEqualTo(200);
+    assertThat(ark.post("/stream/" + session, "application/x-ndjson", "{\"n\":1}\n{\"n\":2}\n"
+        .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
 
     assertThat(appended(ark, "events")).isEqualTo(events + 1);
     // The projection follows the events store's published facts a moment after the write was answered.
     Eventually.until("the sessions projection counted the event", () -> appended(ark, "sessions"),
         counted -> counted > sessions);
     assertThat(appended(ark, "traces")).isEqualTo(spans + 1);
+    assertThat(appended(ark, "memory")).isEqualTo(messages + 1);
+    assertThat(appended(ark, "streams")).isEqualTo(chunks + 2);
     String metrics = ark.get("/metrics").body();
-    for (String store : List.of("events", "sessions", "traces")) {
+    for (String store : List.of("events", "sessions", "traces", "memory", "streams")) {
       assertThat(metrics).contains("ark_broker_store_items{store=\"" + store + "\"}",
           "ark_broker_store_bytes{store=\"" + store + "\"}", "ark_broker_store_dropped_total{store=\"" + store + "\"}");
     }

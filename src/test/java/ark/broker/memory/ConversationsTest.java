@@ -2,6 +2,8 @@ package ark.broker.memory;
 
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.MemoryStore.MessageFilter;
+import ark.broker.log.StoreMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +23,8 @@ class ConversationsTest {
   private long position;
 
   private static Conversations keeping(long maxBytes, long maxAgeMillis) {
-    return new Conversations(new MemorySettings(maxBytes, maxAgeMillis, 1000, 1000, 1000));
+    return new Conversations(new MemorySettings(maxBytes, maxAgeMillis, 1000, 1000, 1000),
+        new StoreMeters(new SimpleMeterRegistry(), "memory", "", unused -> 0, unused -> 0));
   }
 
   private void append(Conversations memory, String content, long at, long expiresAt) {

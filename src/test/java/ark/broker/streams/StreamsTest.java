@@ -1,5 +1,7 @@
 package ark.broker.streams;
 
+import ark.broker.log.StoreMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,8 @@ class StreamsTest {
   private static final long IDLE = 1_000;
   private static final String QUERY = "q";
 
-  private final Streams streams = new Streams(new StreamSettings(1 << 20, 3_600_000, IDLE, 1_000, 1_000));
+  private final Streams streams = new Streams(new StreamSettings(1 << 20, 3_600_000, IDLE, 1_000, 1_000),
+        new StoreMeters(new SimpleMeterRegistry(), "streams", "", unused -> 0, unused -> 0));
   private long position;
 
   private Streams.Applied apply(StreamRecord record, long now) {
