@@ -131,14 +131,14 @@ public final class ReplicaBenchmark {
   }
 
   /** The brokers' processes and Kafka's, where it is a process here: those whose JIT compilers a warm run waits for. */
-  private static List<Long> withKafka(TestKafka kafka, Long... brokers) {
+  static List<Long> withKafka(TestKafka kafka, Long... brokers) {
     List<Long> processes = new ArrayList<>(List.of(brokers));
     kafka.pid().ifPresent(processes::add);
     return processes;
   }
 
   /** Kafka's CPU-seconds so far; NaN where it is not a process here (a container). */
-  private static double kafkaCpuSeconds(TestKafka kafka) {
+  static double kafkaCpuSeconds(TestKafka kafka) {
     return kafka.pid().isPresent() ? Machine.cpuSeconds(kafka.pid().getAsLong()) : Double.NaN;
   }
 
