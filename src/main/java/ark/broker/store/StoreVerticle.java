@@ -450,6 +450,14 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   }
 
   @Override
+  public Future<QuestionPage> removedKept(Actor actor, int limit, String continueToken) {
+    if (!actor.effective().isAdmin()) {
+      return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "only admins may read the audit trail"));
+    }
+    return read(() -> view.removedKept(limit, continueToken));
+  }
+
+  @Override
   public Future<QuestionPage> list(Actor actor, QuestionFilter filter, QuestionOrder order, int limit,
                                    String continueToken) {
     return read(() -> view.list(QuestionAccess.visible(actor, filter), order, limit, continueToken));
