@@ -78,7 +78,7 @@ class RetentionTest {
   /**
    * An auditor exports what the audit trail keeps before it goes: {@code GET /audit} has the removal among the changes
    * while the broker still holds them, and {@code GET /audit/removed} every removed question it keeps, with its history,
-   * after a restart too (when the changes before it are no longer retained).
+   * after a restart too.
    */
   @Test
   void anAuditorExportsTheRemovalAndTheHistoryBeforeTheAuditTrailLetsThemGo() throws Exception {
