@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,7 +25,8 @@ import java.util.Map;
  * is left behind.
  *
  * <p>The broker must be stopped: an export is the state at one moment, and what a running broker writes after it
- * would be lost by the move. On the embedded log the data directory's lock refuses the export while a broker runs.
+ * would be lost by the move. On the embedded log the data directory's lock refuses the export while a broker runs;
+ * on Kafka, replicas in the worker group do.
  */
 final class ExportCommand {
   static final String NAME = "export";
@@ -48,14 +50,25 @@ final class ExportCommand {
     if (!replicated && !Files.isDirectory(dataDir)) {
       throw new StateCommand.Refused("Data directory " + dataDir + " (store.dataDir) does not exist: nothing to export");
     }
+    StateCommand.refuseWhileReplicasRun(config);
     BusCodecs.register(vertx.eventBus());
     QuestionRetention retention = QuestionRetention.from(config.getJsonObject("retention"));
     McpSettings mcp = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir, retention);
     Files.createDirectories(partial);
     Map<String, Long> records = new LinkedHashMap<>();
-    for (Main.StoreOnLog onLog : Main.storesOnLogs(config, () -> mcp, new SimpleMeterRegistry())) {
-      records.put(onLog.log(), LogExport.export(vertx, () -> onLog.open(vertx, config),
-          log -> vertx.deployVerticle(onLog.store().apply(log)), LogExport.file(partial, onLog.log())).await());
+    try {
+      for (Main.StoreOnLog onLog : Main.storesOnLogs(config, () -> mcp, new SimpleMeterRegistry())) {
+        records.put(onLog.log(), LogExport.export(vertx, () -> onLog.open(vertx, config),
+            log -> vertx.deployVerticle(onLog.store().apply(log)), LogExport.file(partial, onLog.log())).await());
+      }
+    } catch (Exception failed) {
+      // Nothing half-exported is left behind to be mistaken for an export.
+      try (var written = Files.walk(partial)) {
+        for (Path path : written.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+      throw failed;
     }
     LogBackup.sync(partial);
     Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);

@@ -47,6 +47,7 @@ final class ImportCommand {
         throw new StateCommand.Refused(damaged.getMessage() + "; nothing was imported");
       }
     }
+    StateCommand.refuseWhileReplicasRun(config);
     Map<String, EventLog> targets = new LinkedHashMap<>();
     Map<String, Long> held = new LinkedHashMap<>();
     try {

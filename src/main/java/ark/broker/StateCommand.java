@@ -1,5 +1,7 @@
 package ark.broker;
 
+import ark.broker.worker.KafkaWorkerSettings;
+import ark.broker.worker.WorkerGroup;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
@@ -28,6 +30,23 @@ final class StateCommand {
   }
 
   private StateCommand() {
+  }
+
+  /**
+   * Refuses while replicas run on the Kafka cluster the configuration names (they are members of its worker group):
+   * what they write meanwhile would be lost by an export, or mixed into an import.
+   */
+  static void refuseWhileReplicasRun(JsonObject config) throws Exception {
+    if (!Main.replicated(config)) {
+      return;
+    }
+    KafkaWorkerSettings settings = KafkaWorkerSettings.from(config.getJsonObject("kafka"));
+    int running = WorkerGroup.members(settings);
+    if (running > 0) {
+      throw new Refused(running + (running == 1 ? " replica runs" : " replicas run") + " on Kafka at "
+          + settings.bootstrapServers() + " (members of the worker group " + settings.group() + "): stop every"
+          + " replica first, so that nothing is written while the state moves");
+    }
   }
 
   /**

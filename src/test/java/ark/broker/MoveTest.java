@@ -75,6 +75,7 @@ class MoveTest {
       assertThat(whileRunning.status()).isEqualTo(1);
       assertThat(whileRunning.err()).contains("is in use by another broker process").doesNotContain("Exception");
       assertThat(dir.resolve("refused")).doesNotExist();
+      assertThat(dir.resolve("refused.partial")).as("nothing half-exported is left").doesNotExist();
     }
 
     Path toKafka = dir.resolve("to-kafka");
@@ -111,6 +112,13 @@ class MoveTest {
       assertThat(sameSession.call("tasks/result", new JsonObject().put("taskId", taskId)).result()
           .getJsonObject("structuredContent").getString("response")).isEqualTo("yes, on Kafka");
       before = reads(onKafka, ark, List.of(pendingId, settledId, taskId), traceId);
+
+      Outcome whileRunning = run(ExportCommand::run, env(cluster), "export", dir.resolve("refused").toString());
+      assertThat(whileRunning.status()).as(whileRunning.toString()).isEqualTo(2);
+      assertThat(whileRunning.err()).contains("1 replica runs on Kafka at " + TestKafka.shared().bootstrapServers())
+          .contains("stop every replica first");
+      assertThat(dir.resolve("refused")).doesNotExist();
+      assertThat(dir.resolve("refused.partial")).as("nothing half-exported is left").doesNotExist();
     }
 
     Path toEmbedded = dir.resolve("to-embedded");
