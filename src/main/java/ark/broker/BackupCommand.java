@@ -1,9 +1,8 @@
 package ark.broker;
 
 import ark.broker.log.LogBackup;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -19,28 +18,15 @@ final class BackupCommand {
   }
 
   /** @return the process's exit status: 0 once the copy is complete, 2 for a wrong call, 1 if it failed */
-  static int run(String[] args) {
-    if (args.length != 2) {
-      System.err.println("usage: java -jar ark-broker.jar backup <new directory for the copy>");
-      return 2;
-    }
-    Vertx vertx = Vertx.vertx();
-    try {
-      JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
+  static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    return StateCommand.run(args, "<new directory for the copy>", env, out, err, (vertx, config, target) -> {
       if (Main.replicated(config)) {
-        System.err.println("kafka.bootstrapServers is set: the broker keeps its state in Kafka, which is backed up as"
-            + " Kafka is (replication, MirrorMaker); this command copies the embedded log of store.dataDir");
-        return 2;
+        throw new StateCommand.Refused("kafka.bootstrapServers is set: the broker keeps its state in Kafka, which is"
+            + " backed up as Kafka is (replication, MirrorMaker); this command copies the embedded log of store.dataDir");
       }
       Path dataDir = Path.of(config.getJsonObject("store").getString("dataDir"));
-      Map<String, Long> points = LogBackup.backup(dataDir, Path.of(args[1]));
-      System.out.println("Backed up " + dataDir + " to " + args[1] + "; each log up to position " + points);
-      return 0;
-    } catch (Exception e) {
-      System.err.println("Backup failed: " + e.getMessage());
-      return 1;
-    } finally {
-      vertx.close();
-    }
+      Map<String, Long> points = LogBackup.backup(dataDir, target);
+      return "Backed up " + dataDir + " to " + target + "; each log up to position " + points;
+    });
   }
 }

@@ -44,11 +44,13 @@ import ark.broker.wire.QuestionJson;
 import ark.broker.worker.KafkaWorkerSettings;
 import ark.broker.worker.KafkaWorkerVerticle;
 import ark.broker.worker.SoleWorkerVerticle;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -61,12 +63,22 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Starts the broker: reads the configuration and deploys every room. The only class that knows them all. */
 public final class Main {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  static final String QUESTIONS_LOG = "questions";
+  static final String SESSIONS_LOG = "sessions";
+  static final String MEMORY_LOG = "memory";
+  static final String STREAMS_LOG = "streams";
+  static final String EVENTS_LOG = "events";
+  static final String TRACES_LOG = "traces";
 
   private Main() {
   }
@@ -79,9 +91,18 @@ public final class Main {
   public record RunningBroker(int httpPort, int mcpPort, List<String> servingDeployments) {
   }
 
+  /** The commands beside the server: {@code java -jar ark-broker.jar <name> <directory>}. */
+  private static final Map<String, StateCommandEntry> COMMANDS = Map.of(
+      BackupCommand.NAME, BackupCommand::run, ExportCommand.NAME, ExportCommand::run, ImportCommand.NAME, ImportCommand::run);
+
+  /** One of the commands: runs with the arguments, the environment and the process's output; returns its exit status. */
+  private interface StateCommandEntry {
+    int run(String[] args, Map<String, String> env, java.io.PrintStream out, java.io.PrintStream err);
+  }
+
   public static void main(String[] args) {
-    if (args.length > 0 && BackupCommand.NAME.equals(args[0])) {
-      System.exit(BackupCommand.run(args));
+    if (args.length > 0 && COMMANDS.containsKey(args[0])) {
+      System.exit(COMMANDS.get(args[0]).run(args, System.getenv(), System.out, System.err));
     }
     Vertx vertx = Vertx.vertx();
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
@@ -115,30 +136,64 @@ public final class Main {
         .mapEmpty();
   }
 
+  /** Where the configuration keeps the state, in words for an operator. */
+  static String whereStateIs(JsonObject config) {
+    return replicated(config)
+        ? "Kafka at " + config.getJsonObject("kafka").getString("bootstrapServers")
+        : "the embedded log in " + Path.of(config.getJsonObject("store").getString("dataDir")).toAbsolutePath().normalize();
+  }
+
   /** Kafka configured means replicas: both logs, the worker election and the data directory follow this one decision. */
   static boolean replicated(JsonObject config) {
     return !config.getJsonObject("kafka").getString("bootstrapServers").isBlank();
   }
 
   /**
-   * The log of keyed state named {@code name} ("questions" or "sessions"): its compacted Kafka topic when replicated
-   * (shared by every replica), else its directory under {@code store.dataDir}.
+   * A store that keeps its state in an event log of its own.
+   *
+   * @param log the log's name: its directory under {@code store.dataDir}, its topic's key {@code kafka.<log>Topic}
+   * @param kafkaRetention null for keyed state (a compacted topic); else what Kafka keeps of a log only appended to
+   * @param store the store's verticle on the log it is given
    */
-  private static EventLog eventLog(Vertx vertx, JsonObject config, boolean replicated, String name) {
-    return eventLog(vertx, config, replicated, name, null);
+  record StoreOnLog(String log, KafkaLogSettings.Retention kafkaRetention, Function<EventLog, Deployable> store) {
+    /** The log: its Kafka topic when replicated (shared by every replica), else its directory under store.dataDir. */
+    EventLog open(Vertx vertx, JsonObject config) {
+      JsonObject store = config.getJsonObject("store");
+      return replicated(config)
+          ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), log + "Topic", kafkaRetention))
+          : new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(log), store.getBoolean("fsync"));
+    }
   }
 
   /**
-   * The log named {@code name}: its Kafka topic when replicated, else its directory under {@code store.dataDir}.
+   * Every store that keeps its state in an event log: what a broker starts, and what an export or import moves.
    *
-   * @param retention null for keyed state (a compacted topic); else what Kafka keeps of a log that is only appended to
+   * @param mcpSettings asked only by the MCP session store's verticle, when it is made
    */
-  private static EventLog eventLog(Vertx vertx, JsonObject config, boolean replicated, String name,
-                                   KafkaLogSettings.Retention retention) {
+  static List<StoreOnLog> storesOnLogs(JsonObject config, Supplier<McpSettings> mcpSettings, MeterRegistry meters) {
     JsonObject store = config.getJsonObject("store");
-    return replicated
-        ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), name + "Topic", retention))
-        : new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(name), store.getBoolean("fsync"));
+    StoreSettings storeSettings = StoreSettings.from(store);
+    Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
+    MemorySettings memorySettings = MemorySettings.from(config.getJsonObject("memory"), store);
+    StreamSettings streamSettings = StreamSettings.from(config.getJsonObject("streams"), store);
+    EventSettings eventSettings = EventSettings.from(config.getJsonObject("events"),
+        config.getJsonObject("querySessions"), store);
+    TraceSettings traceSettings = TraceSettings.from(config.getJsonObject("traces"), store);
+    return List.of(
+        new StoreOnLog(QUESTIONS_LOG, null, log -> new StoreVerticle(log, Clock.systemUTC(), meters, storeSettings, budgets,
+            escalationRules(config.getJsonObject("escalation")), QuestionRetention.from(config.getJsonObject("retention")))),
+        new StoreOnLog(SESSIONS_LOG, null, log -> new SessionStoreVerticle(log, storeSettings,
+            mcpSettings.get().sessionIdle(), mcpSettings.get().maxSessions(), budgets, Clock.systemUTC(), meters)),
+        new StoreOnLog(MEMORY_LOG, keptTwice(memorySettings.maxAgeMillis(), memorySettings.maxBytes()),
+            log -> new MemoryVerticle(log, memorySettings, Clock.systemUTC(), meters)),
+        new StoreOnLog(STREAMS_LOG, keptTwice(streamSettings.maxAgeMillis(), streamSettings.maxBytes()),
+            log -> new StreamVerticle(log, streamSettings, Clock.systemUTC(), meters)),
+        // The events log holds the sessions' facts too, which may outlive the events (and weigh about a quarter of them).
+        new StoreOnLog(EVENTS_LOG, keptTwice(Math.max(eventSettings.maxAgeMillis(), eventSettings.factsMaxAgeMillis()),
+            eventSettings.maxBytes() + 4 * eventSettings.factsMaxBytes()),
+            log -> new EventsVerticle(log, eventSettings, Clock.systemUTC(), meters)),
+        new StoreOnLog(TRACES_LOG, keptTwice(traceSettings.maxAgeMillis(), traceSettings.maxBytes()),
+            log -> new TracesVerticle(log, traceSettings, Clock.systemUTC(), meters)));
   }
 
   /**
@@ -187,23 +242,13 @@ public final class Main {
     QuestionStore questionStore = Addresses.QUESTION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     McpSessionStore sessionStore = Addresses.MCP_SESSION_STORE.client(vertx.eventBus(),
         storeSettings.requestTimeoutMillis());
-    Budgets budgets = Budgets.from(config.getJsonObject("budgets"));
-    MemorySettings memorySettings = MemorySettings.from(config.getJsonObject("memory"), store);
-    Future<String> memoryDeployed = vertx.deployVerticle(new MemoryVerticle(eventLog(vertx, config, replicated, "memory",
-        keptTwice(memorySettings.maxAgeMillis(), memorySettings.maxBytes())), memorySettings, Clock.systemUTC(), meters));
-    StreamSettings streamSettings = StreamSettings.from(config.getJsonObject("streams"), store);
-    Future<String> streamsDeployed = vertx.deployVerticle(new StreamVerticle(eventLog(vertx, config, replicated,
-        "streams", keptTwice(streamSettings.maxAgeMillis(), streamSettings.maxBytes())), streamSettings,
-        Clock.systemUTC(), meters));
-    EventSettings eventSettings = EventSettings.from(config.getJsonObject("events"),
-        config.getJsonObject("querySessions"), store);
-    // The events log holds the sessions' facts too, which may outlive the events (and weigh about a quarter of them).
-    Future<String> eventsDeployed = vertx.deployVerticle(new EventsVerticle(eventLog(vertx, config, replicated, "events",
-        keptTwice(Math.max(eventSettings.maxAgeMillis(), eventSettings.factsMaxAgeMillis()),
-            eventSettings.maxBytes() + 4 * eventSettings.factsMaxBytes())), eventSettings, Clock.systemUTC(), meters));
-    TraceSettings traceSettings = TraceSettings.from(config.getJsonObject("traces"), store);
-    Future<String> tracesDeployed = vertx.deployVerticle(new TracesVerticle(eventLog(vertx, config, replicated, "traces",
-        keptTwice(traceSettings.maxAgeMillis(), traceSettings.maxBytes())), traceSettings, Clock.systemUTC(), meters));
+    Map<String, Future<String>> storesDeployed = new HashMap<>();
+    for (StoreOnLog onLog : storesOnLogs(config, () -> mcpSettings, meters)) {
+      storesDeployed.put(onLog.log(), vertx.deployVerticle(onLog.store().apply(onLog.open(vertx, config))));
+    }
+    Future<String> memoryDeployed = storesDeployed.get(MEMORY_LOG);
+    Future<String> eventsDeployed = storesDeployed.get(EVENTS_LOG);
+    Future<String> storeDeployed = storesDeployed.get(QUESTIONS_LOG);
     MemoryStore memoryStore = Addresses.MEMORY_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     EventStore eventStore = Addresses.EVENT_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis());
     // After the stores it is projected from: it replays them through their contracts.
@@ -214,8 +259,6 @@ public final class Main {
         Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()), eventStore,
         Addresses.QUERY_SESSION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
         Addresses.TRACE_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));
-    Future<String> storeDeployed = vertx.deployVerticle(new StoreVerticle(eventLog(vertx, config, replicated, "questions"),
-        Clock.systemUTC(), meters, storeSettings, budgets, escalationRules(config.getJsonObject("escalation")), retention));
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
@@ -232,9 +275,6 @@ public final class Main {
         ? new KafkaWorkerVerticle(KafkaWorkerSettings.from(kafka), meters)
         : new SoleWorkerVerticle()));
 
-    Future<String> sessionsDeployed = vertx.deployVerticle(new SessionStoreVerticle(
-        eventLog(vertx, config, replicated, "sessions"), storeSettings, mcpSettings.sessionIdle(),
-        mcpSettings.maxSessions(), budgets, Clock.systemUTC(), meters));
     McpVerticle mcpVerticle = new McpVerticle(mcpSettings, questionStore, sessionStore, authenticators, Clock.systemUTC(), meters,
         extraMcpFeatures);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
@@ -244,9 +284,9 @@ public final class Main {
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
         new KubeVerticle(kubeSettings, questionStore, meters)));
 
-    List<Future<String>> deployments = List.of(
-        storeDeployed, httpDeployed, channelsDeployed, workerDeployed, sessionsDeployed, mcpDeployed, kubeDeployed,
-        memoryDeployed, streamsDeployed, eventsDeployed, tracesDeployed, sessionsProjected);
+    List<Future<String>> deployments = new ArrayList<>(storesDeployed.values());
+    deployments.addAll(List.of(httpDeployed, channelsDeployed, workerDeployed, mcpDeployed, kubeDeployed,
+        sessionsProjected));
     // join, not all: a failed start is reported only once every deployment has settled, so the exit that
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)

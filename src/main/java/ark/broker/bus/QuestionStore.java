@@ -60,6 +60,15 @@ public interface QuestionStore {
    */
   Future<Changes> changesSince(Actor actor, long after, int limit);
 
+  /**
+   * For admins, a page of the questions removed after their retention whose audit trail is still kept, each with its
+   * history, in the order they go (oldest last change first): what an auditor exports before
+   * {@code retention.auditSeconds} lets them go. Fails with {@link StoreFailure.Reason#FORBIDDEN} for anyone else.
+   *
+   * @param continueToken where the previous page ended, or null for the first
+   */
+  Future<QuestionPage> removedKept(Actor actor, int limit, String continueToken);
+
   /** Answers only once the store has replayed its log, so an answer means ready. */
   Future<StoreStatus> status();
 

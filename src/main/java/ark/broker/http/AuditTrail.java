@@ -3,8 +3,10 @@ package ark.broker.http;
 import ark.broker.bus.Messages.Changes;
 import ark.broker.bus.Messages.QuestionChange;
 import ark.broker.question.QuestionAction;
+import ark.broker.question.QuestionPage;
 import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -12,19 +14,48 @@ import io.vertx.core.http.HttpServerResponse;
 
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 
 /**
- * Writes the audit trail as NDJSON, a page of the store's history at a time and only as fast as the client reads:
- * each line one change ({@code resourceVersion}, {@code type}, {@code question}, {@code at}, {@code by}).
+ * Writes the audit trail as NDJSON, a page from the store at a time and only as fast as the client reads: the changes
+ * ({@link #changes}), or the removed questions it keeps ({@link #removedQuestions}).
+ *
+ * @param <P> a page of it
  */
-final class AuditTrail {
+final class AuditTrail<P> {
   private final HttpServerResponse response;
-  private final LongFunction<Future<Changes>> pageAfter;
+  private final Function<P, Buffer> lines;
+  /** The page after this one, or null when it was the last. */
+  private final Function<P, Future<P>> next;
 
-  AuditTrail(HttpServerResponse response, LongFunction<Future<Changes>> pageAfter) {
+  private AuditTrail(HttpServerResponse response, Function<P, Buffer> lines, Function<P, Future<P>> next) {
     this.response = response;
-    this.pageAfter = pageAfter;
+    this.lines = lines;
+    this.next = next;
+  }
+
+  /** Each line one change ({@code resourceVersion}, {@code type}, {@code question}, {@code at}, {@code by}). */
+  static AuditTrail<Changes> changes(HttpServerResponse response, LongFunction<Future<Changes>> pageAfter) {
+    return new AuditTrail<>(response, page -> {
+      Buffer lines = Buffer.buffer();
+      page.changes().forEach(change -> lines.appendBuffer(line(change)));
+      return lines;
+    }, page -> page.more() ? pageAfter.apply(page.through()) : null);
+  }
+
+  /**
+   * Each line a removed question as the audit trail keeps it, its history ({@code history}) included.
+   *
+   * @param pageAfter the page after the one that ended with this continue token
+   */
+  static AuditTrail<QuestionPage> removedQuestions(HttpServerResponse response,
+                                                   Function<String, Future<QuestionPage>> pageAfter) {
+    return new AuditTrail<>(response, page -> {
+      Buffer lines = Buffer.buffer();
+      page.items().forEach(question -> lines.appendBuffer(jsonLine(QuestionJson.LOG_WRITER, question)));
+      return lines;
+    }, page -> page.continueToken() != null ? pageAfter.apply(page.continueToken()) : null);
   }
 
   /** @throws HttpProblem 400 for a {@code since} that is no resourceVersion */
@@ -43,27 +74,23 @@ final class AuditTrail {
     throw new HttpProblem(400, "since must be a resourceVersion (a number of 0 or more), not '" + since + "'");
   }
 
-  void send(Changes page) {
+  void send(P page) {
     if (response.closed()) {
       return;
     }
-    Buffer lines = Buffer.buffer();
-    for (QuestionChange change : page.changes()) {
-      lines.appendBuffer(line(change));
-    }
-    response.write(lines);
-    if (!page.more()) {
+    response.write(lines.apply(page));
+    Future<P> following = next.apply(page);
+    if (following == null) {
       response.end();
     } else if (response.writeQueueFull()) {
-      response.drainHandler(drained -> next(page.through()));
+      response.drainHandler(drained -> sendOnceRead(following));
     } else {
-      next(page.through());
+      sendOnceRead(following);
     }
   }
 
-  private void next(long after) {
-    pageAfter.apply(after)
-        .onSuccess(this::send)
+  private void sendOnceRead(Future<P> page) {
+    page.onSuccess(this::send)
         // The status went out with the first page: a stream cut short is all a client can be told now.
         .onFailure(failure -> response.reset());
   }
@@ -78,8 +105,12 @@ final class AuditTrail {
       line.put("at", action.at().toString());
       line.set("by", QuestionJson.MAPPER.valueToTree(action.by()));
     }
+    return jsonLine(QuestionJson.MAPPER.writer(), line);
+  }
+
+  private static Buffer jsonLine(ObjectWriter writer, Object value) {
     try {
-      return Buffer.buffer(QuestionJson.MAPPER.writeValueAsBytes(line)).appendByte((byte) '\n');
+      return Buffer.buffer(writer.writeValueAsBytes(value)).appendByte((byte) '\n');
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

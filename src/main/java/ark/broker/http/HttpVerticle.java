@@ -67,13 +67,14 @@ public final class HttpVerticle extends VerticleBase {
     router.get(ProtectedResource.PATH).handler(hosts).handler(ctx -> ProtectedResource.serve(ctx, authenticators));
     Authentication authentication = new Authentication(authenticators, false);
     // "/questions/*" matches "/questions" too: naming both ran these twice for every request to the collection.
-    for (String path : new String[] {"/questions/*", "/whoami", "/audit"}) {
+    for (String path : new String[] {"/questions/*", "/whoami", "/audit/*"}) {
       router.route(path).handler(hosts).handler(authentication);
     }
     Dashboard dashboard = new Dashboard(authenticators);
     router.get(Dashboard.CONFIG_PATH).handler(hosts).handler(dashboard::config);
     router.get("/whoami").handler(QuestionRoutes::whoami);
     router.get("/audit").handler(questions::audit);
+    router.get("/audit/removed").handler(questions::auditRemoved);
     router.get("/questions").handler(questions::list);
     router.post("/questions").handler(body).handler(questions::create);
     router.get("/questions/:id").handler(questions::get);

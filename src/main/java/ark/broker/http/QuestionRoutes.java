@@ -124,15 +124,34 @@ record QuestionRoutes(QuestionStore store, WatchHub hub) {
    * (NDJSON), for admins. Ends at the newest change; the last line's resourceVersion is where to continue.
    */
   void audit(RoutingContext ctx) {
+    Actor actor = auditor(ctx);
+    long since = AuditTrail.since(ctx.queryParams().get("since"));
+    failOn(ctx, store.changesSince(actor, since, Watcher.HISTORY_PAGE)).onSuccess(first -> sendNdjson(ctx,
+        AuditTrail.changes(ctx.response(), after -> store.changesSince(actor, after, Watcher.HISTORY_PAGE)), first));
+  }
+
+  /**
+   * {@code GET /audit/removed}: every question removed after its retention that the audit trail still keeps, with its
+   * history, one a line (NDJSON), for admins; in the order they go, the first to go first.
+   */
+  void auditRemoved(RoutingContext ctx) {
+    Actor actor = auditor(ctx);
+    failOn(ctx, store.removedKept(actor, QuestionStore.PAGE, null)).onSuccess(first -> sendNdjson(ctx,
+        AuditTrail.removedQuestions(ctx.response(), after -> store.removedKept(actor, QuestionStore.PAGE, after)), first));
+  }
+
+  private static Actor auditor(RoutingContext ctx) {
     Actor actor = Authentication.actor(ctx);
     if (!actor.effective().isAdmin()) {
       throw new HttpProblem(403, "only admins may read the audit trail");
     }
-    long since = AuditTrail.since(ctx.queryParams().get("since"));
-    failOn(ctx, store.changesSince(actor, since, Watcher.HISTORY_PAGE)).onSuccess(first -> {
-      ctx.response().setChunked(true).putHeader("Content-Type", "application/x-ndjson").setStatusCode(200);
-      new AuditTrail(ctx.response(), after -> store.changesSince(actor, after, Watcher.HISTORY_PAGE)).send(first);
-    });
+    return actor;
+  }
+
+  /** The 200 response of an audit trail, its lines page by page from the first. */
+  private static <P> void sendNdjson(RoutingContext ctx, AuditTrail<P> trail, P first) {
+    ctx.response().setChunked(true).putHeader("Content-Type", "application/x-ndjson").setStatusCode(200);
+    trail.send(first);
   }
 
   /** A failure of the store's becomes this request's error response. */

@@ -22,7 +22,8 @@ public interface EventLog {
    * records at once on other threads; applying happens one record at a time, in position order.
    */
   interface RecordSink<T> {
-    T decode(long position, byte[] payload);
+    /** @param key the record's key, as it was appended; null in a log written before records kept their keys */
+    T decode(long position, String key, byte[] payload);
 
     /** Decodes a tombstone: {@code key} ended (see {@link EventLog#remove}). */
     default T decodeTombstone(long position, String key) {
@@ -72,6 +73,15 @@ public interface EventLog {
   <T> Future<Void> compact(long upTo, List<T> entries, Function<T, LogRecord> toRecord);
 
   Future<Void> close();
+
+  /**
+   * True for a log that is read to be exported ({@link LogExport}): a view of it restates its state for a log elsewhere
+   * ({@link LogBackedView.Updates#restatedElsewhere}) as soon as it has replayed it, and hands that to {@link #compact},
+   * which writes it to the export instead of compacting anything.
+   */
+  default boolean isExported() {
+    return false;
+  }
 
   /**
    * Null while the log takes writes; else, in a sentence fit for an operator, why it does not now (the

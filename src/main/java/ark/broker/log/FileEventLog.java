@@ -275,7 +275,7 @@ public final class FileEventLog implements EventLog {
         if (record.position() == 0) {
           return verifyTrailer(snapshot, record, count);
         }
-        replay.add(record.position(), record.payload());
+        replay.add(record.position(), record.key(), record.payload());
         count++;
       }
     }
@@ -305,7 +305,7 @@ public final class FileEventLog implements EventLog {
               : "position " + record.position() + " where " + (last + 1) + " was expected");
           return new SegmentRead(last, file.format());
         }
-        replay.add(record.position(), record.payload());
+        replay.add(record.position(), record.key(), record.payload());
         last = record.position();
       }
       return new SegmentRead(last, file.format());
@@ -407,7 +407,7 @@ public final class FileEventLog implements EventLog {
     }
     Object[] decoded = new Object[written.size()];
     for (int i = 0; i < decoded.length; i++) {
-      decoded[i] = sink.decode(written.get(i).position, written.get(i).append.payload);
+      decoded[i] = sink.decode(written.get(i).position, written.get(i).append.key, written.get(i).append.payload);
     }
     context.runOnContext(ignored -> {
       for (int i = 0; i < decoded.length; i++) {
@@ -588,7 +588,7 @@ public final class FileEventLog implements EventLog {
         (System.nanoTime() - started) / 1_000_000);
   }
 
-  private static void writeFully(FileChannel out, GrowableBuffer buffer) throws IOException {
+  static void writeFully(FileChannel out, GrowableBuffer buffer) throws IOException {
     var bytes = buffer.asByteBuffer();
     while (bytes.hasRemaining()) {
       out.write(bytes);

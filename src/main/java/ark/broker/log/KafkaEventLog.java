@@ -246,7 +246,7 @@ public final class KafkaEventLog implements EventLog {
       recordsDelivered++;
       sink.apply(position, record.value() == null
           ? sink.decodeTombstone(position, record.key())
-          : sink.decode(position, record.value()));
+          : sink.decode(position, record.key(), record.value()));
     }
   }
 

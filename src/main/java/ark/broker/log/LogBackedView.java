@@ -46,6 +46,15 @@ public final class LogBackedView<E, R> {
      * of it and forgets everything up to {@code position}; a store that only appends forgets what has aged out.
      */
     Snapshot<E> snapshot(long position);
+
+    /**
+     * The state as of {@code position} restated for another log, where positions start anew (a move between the
+     * embedded log and Kafka): what {@link #snapshot} restates, unless its records name positions of this log, which
+     * mean nothing there; those restate the state as records that take their version from their new position.
+     */
+    default Snapshot<E> restatedElsewhere(long position) {
+      return snapshot(position);
+    }
   }
 
   /** What a snapshot keeps: the log forgets records up to {@code upTo}, and {@code entries} stand for them. */
@@ -106,7 +115,7 @@ public final class LogBackedView<E, R> {
     this.updates = updates;
     return log.open(new EventLog.RecordSink<E>() {
       @Override
-      public E decode(long at, byte[] payload) {
+      public E decode(long at, String key, byte[] payload) {
         E own = ownInFlight.isEmpty() ? null : ownInFlight.get(new EncodedRecord(payload));
         if (own != null) {
           return own;
@@ -128,7 +137,12 @@ public final class LogBackedView<E, R> {
       public void apply(long at, E record) {
         onRecord(at, record);
       }
-    }).onSuccess(replayed -> live = true);
+    }).onSuccess(replayed -> {
+      live = true;
+      if (log.isExported()) {
+        compaction = compacted(updates.restatedElsewhere(position));
+      }
+    });
   }
 
   /** Whether replay is over: records applied now are news, worth telling others about. */
@@ -203,10 +217,13 @@ public final class LogBackedView<E, R> {
     // The next one is due a period after this one was taken, whether it succeeds or not (another attempt at once
     // would most likely fail the same way), and whatever it lets the log forget.
     snapshotAt = at;
-    Snapshot<E> snapshot = updates.snapshot(at);
-    compaction = log.compact(snapshot.upTo(), snapshot.entries(),
-            entry -> new LogRecord(entry.position(), entry.key(), codec.encode(entry.record())))
+    compaction = compacted(updates.snapshot(at))
         .onFailure(failure -> LOG.error("Snapshot of the {} log at {} failed; will try again", name, at, failure));
+  }
+
+  private Future<Void> compacted(Snapshot<E> snapshot) {
+    return log.compact(snapshot.upTo(), snapshot.entries(),
+        entry -> new LogRecord(entry.position(), entry.key(), codec.encode(entry.record())));
   }
 
   private Future<Long> timed(Future<Long> appended) {

@@ -137,7 +137,8 @@ public final class LogBackup {
     return last;
   }
 
-  private static void sync(Path dir) throws IOException {
+  /** Makes what was created, renamed or deleted in {@code dir} durable. */
+  public static void sync(Path dir) throws IOException {
     try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
       directory.force(true);
     }

@@ -20,6 +20,7 @@ final class ReplayDecoder implements AutoCloseable {
   private final ExecutorService pool;
   private final ArrayDeque<Future<Decoded>> inFlight = new ArrayDeque<>();
   private long[] positions = new long[BATCH];
+  private String[] keys = new String[BATCH];
   private List<byte[]> payloads = new ArrayList<>(BATCH);
 
   private record Decoded(long[] positions, Object[] records) {
@@ -34,8 +35,9 @@ final class ReplayDecoder implements AutoCloseable {
     });
   }
 
-  void add(long position, byte[] payload) {
+  void add(long position, String key, byte[] payload) {
     positions[payloads.size()] = position;
+    keys[payloads.size()] = key;
     payloads.add(payload);
     if (payloads.size() == BATCH) {
       submit();
@@ -54,16 +56,18 @@ final class ReplayDecoder implements AutoCloseable {
 
   private void submit() {
     long[] batchPositions = positions;
+    String[] batchKeys = keys;
     List<byte[]> batchPayloads = payloads;
     int size = batchPayloads.size();
     inFlight.add(pool.submit(() -> {
       Object[] records = new Object[size];
       for (int i = 0; i < size; i++) {
-        records[i] = sink.decode(batchPositions[i], batchPayloads.get(i));
+        records[i] = sink.decode(batchPositions[i], batchKeys[i], batchPayloads.get(i));
       }
       return new Decoded(batchPositions, records);
     }));
     positions = new long[BATCH];
+    keys = new String[BATCH];
     payloads = new ArrayList<>(BATCH);
     while (inFlight.size() >= MAX_IN_FLIGHT || (!inFlight.isEmpty() && inFlight.peek().isDone())) {
       applyOldest();

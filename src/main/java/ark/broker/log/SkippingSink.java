@@ -26,8 +26,8 @@ final class SkippingSink implements RecordSink<Object> {
   }
 
   @Override
-  public Object decode(long position, byte[] payload) {
-    return readable(position, () -> sink.decode(position, payload));
+  public Object decode(long position, String key, byte[] payload) {
+    return readable(position, () -> sink.decode(position, key, payload));
   }
 
   @Override

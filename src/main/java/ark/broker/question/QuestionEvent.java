@@ -54,4 +54,12 @@ public record QuestionEvent(EventType type, Question question, Instant at, Long 
     return new QuestionEvent(EventType.leadingTo(question.outcome().status()), question.withoutVersion(),
         question.updatedAt(), question.resourceVersion(), true);
   }
+
+  /**
+   * This restatement for a log that holds nothing of the question yet: the question takes its resourceVersion from
+   * the position the record gets there, as a question created there would (a move between the embedded log and Kafka).
+   */
+  public QuestionEvent withVersionFromPosition() {
+    return new QuestionEvent(type, question, at, null, restated);
+  }
 }

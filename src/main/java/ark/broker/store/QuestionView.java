@@ -241,6 +241,32 @@ public final class QuestionView {
     return due;
   }
 
+  /**
+   * A page of the removed questions the audit trail keeps, in the order they go; {@code continueToken} (null for the
+   * first page) is where the previous page ended: the last change and id of its last question.
+   *
+   * @throws InvalidQuestionException for a continue token this view did not hand out
+   */
+  public QuestionPage removedKept(int limit, String continueToken) {
+    SortedSet<Deadline> after = removedByAge;
+    if (continueToken != null) {
+      // A list's token names a time and an id, as a removed question's place in this order is.
+      ListOrder previous = ListOrder.decode(continueToken);
+      after = removedByAge.tailSet(new Deadline(previous.createdAt, previous.id), false);
+    }
+    List<Question> items = new ArrayList<>(Math.min(limit, after.size()));
+    Deadline last = null;
+    for (Deadline deadline : after) {
+      if (items.size() == limit) {
+        break;
+      }
+      items.add(removed.get(deadline.id));
+      last = deadline;
+    }
+    boolean more = last != null && !removedByAge.tailSet(last, false).isEmpty();
+    return new QuestionPage(Long.toString(position), items, more ? new ListOrder(last.at, last.id).encode() : null);
+  }
+
   public Question require(String id) {
     Question question = byId.get(id);
     if (question == null) {

@@ -118,11 +118,21 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
 
       @Override
       public LogBackedView.Snapshot<QuestionEvent> snapshot(long position) {
+        return restated(position, QuestionEvent::withVersionFromPosition);
+      }
+
+      /** Each question's version is its record's position in the new log: the versions of this one mean nothing there. */
+      @Override
+      public LogBackedView.Snapshot<QuestionEvent> restatedElsewhere(long position) {
+        return restated(position, QuestionEvent::withVersionFromPosition);
+      }
+
+      private LogBackedView.Snapshot<QuestionEvent> restated(long position, UnaryOperator<QuestionEvent> versioned) {
         List<LogBackedView.Restatement<QuestionEvent>> entries = new ArrayList<>(view.size() + view.allRemoved().size());
         view.all().forEach(question -> entries.add(new LogBackedView.Restatement<>(question.resourceVersion(), question.id(),
-            QuestionEvent.restating(question))));
+            versioned.apply(QuestionEvent.restating(question)))));
         view.allRemoved().forEach(removed -> entries.add(new LogBackedView.Restatement<>(removed.resourceVersion(),
-            removed.id(), QuestionEvent.restatingRemoved(removed))));
+            removed.id(), versioned.apply(QuestionEvent.restatingRemoved(removed)))));
         return new LogBackedView.Snapshot<>(position, entries);
       }
     }).map(replayed -> {
@@ -437,6 +447,14 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       Question removed = view.removed(id);
       return removed != null && actor.effective().isAdmin() ? Future.succeededFuture(removed) : Future.failedFuture(failure);
     }).map(question -> QuestionAccess.requireVisible(actor, question));
+  }
+
+  @Override
+  public Future<QuestionPage> removedKept(Actor actor, int limit, String continueToken) {
+    if (!actor.effective().isAdmin()) {
+      return Future.failedFuture(new StoreFailure(StoreFailure.Reason.FORBIDDEN, "only admins may read the audit trail"));
+    }
+    return read(() -> view.removedKept(limit, continueToken));
   }
 
   @Override

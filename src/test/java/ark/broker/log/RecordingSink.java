@@ -13,7 +13,7 @@ final class RecordingSink implements EventLog.RecordSink<String> {
   final List<String> seen = Collections.synchronizedList(new ArrayList<>());
 
   @Override
-  public String decode(long position, byte[] payload) {
+  public String decode(long position, String key, byte[] payload) {
     String text = new String(payload, StandardCharsets.UTF_8);
     if (text.contains("undecodable")) {
       throw new IllegalArgumentException("cannot decode " + text);

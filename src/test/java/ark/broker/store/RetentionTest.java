@@ -75,6 +75,50 @@ class RetentionTest {
     }
   }
 
+  /**
+   * An auditor exports what the audit trail keeps before it goes: {@code GET /audit} has the removal among the changes
+   * while the broker still holds them, and {@code GET /audit/removed} every removed question it keeps, with its history,
+   * after a restart too.
+   */
+  @Test
+  void anAuditorExportsTheRemovalAndTheHistoryBeforeTheAuditTrailLetsThemGo() throws Exception {
+    String recipient = someone();
+    String settledId;
+    try (TestBroker broker = TestBroker.start(dataDir, KEPT_BY_THE_AUDIT_TRAIL)) {
+      settledId = broker.ask("{'recipient':'" + recipient + "','content':'Audited?'}").getString("id");
+      assertThat(broker.patch("/questions/" + settledId, "{\"response\":\"yes\"}").status()).isEqualTo(200);
+      Eventually.until("removed after its retention", () -> broker.get("/questions/" + settledId),
+          response -> response.status() == 410);
+
+      TestBroker.Response changes = broker.get("/audit?since=0");
+      assertThat(changes.header("Content-Type")).isEqualTo("application/x-ndjson");
+      assertThat(ndjson(changes).stream().filter(line -> settledId.equals(line.getString("question")))
+          .map(line -> line.getString("type"))).containsExactly("question_created", "question_answered", "question_removed");
+      assertExported(broker, settledId);
+    }
+    try (TestBroker restarted = TestBroker.start(dataDir, KEPT_BY_THE_AUDIT_TRAIL)) {
+      assertExported(restarted, settledId);
+    }
+  }
+
+  /** {@code GET /audit/removed} has the removed question, answered, with who created and answered it when. */
+  private static void assertExported(TestBroker broker, String id) throws Exception {
+    TestBroker.Response removed = broker.get("/audit/removed");
+    assertThat(removed.status()).isEqualTo(200);
+    assertThat(removed.header("Content-Type")).isEqualTo("application/x-ndjson");
+    List<JsonObject> lines = ndjson(removed);
+    assertThat(lines).extracting(line -> line.getString("id")).containsExactly(id);
+    assertThat(lines.get(0).getString("status")).isEqualTo("answered");
+    assertThat(lines.get(0).getJsonArray("history").stream().map(item -> ((JsonObject) item).getString("type")))
+        .containsExactly("question_created", "question_answered");
+    assertThat(lines.get(0).getJsonArray("history").getJsonObject(1).getJsonObject("by").getString("principal"))
+        .isNotBlank();
+  }
+
+  private static List<JsonObject> ndjson(TestBroker.Response response) {
+    return response.body().lines().map(JsonObject::new).toList();
+  }
+
   @Test
   void aTaskHasTheTtlOfItsQuestionAndTasksGetSaysWhenItWasRemoved() throws Exception {
     try (TestBroker broker = TestBroker.start(dataDir, KEPT_BY_THE_AUDIT_TRAIL)) {
