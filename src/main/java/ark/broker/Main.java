@@ -24,6 +24,7 @@ import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
 import ark.broker.logging.LogFormat;
+import ark.broker.logging.RequestLines;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
@@ -93,6 +94,8 @@ public final class Main {
       // What can refuse the start refuses it now, not after the warm-up's seconds.
       Authenticators authenticators = StartupChecks.run(config);
       StartupWarmUp.run(config);
+      // After the warm-up: its throwaway broker's requests are not the real broker's.
+      RequestLines.use(config.getJsonObject("log").getBoolean("requests"));
       shutdown.serving(start(vertx, config, authenticators, features -> { }).await(), stopping);
     } catch (Exception failure) {
       LOG.error("Ark Broker failed to start: {}", failure.getMessage());
