@@ -54,7 +54,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    QuestionRoutes questions = new QuestionRoutes(store, hub);
+    QuestionRoutes questions = new QuestionRoutes(store, hub, vertx.eventBus());
     Router router = Router.router(vertx);
     router.route().handler(new RequestLog(meters, settings.accessLog()));
     BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());

@@ -9,6 +9,7 @@ import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.ServingShutdown;
 import ark.broker.bus.StoreFailure;
+import ark.broker.bus.WaitingAgents;
 import ark.broker.bus.WarmUpGate;
 import ark.broker.edge.ConnectionLimits;
 import ark.broker.edge.ListenAddress;
@@ -112,9 +113,11 @@ public final class McpVerticle extends VerticleBase {
     extraFeatures.accept(features);
 
     EventBus bus = vertx.eventBus();
+    WaitingAgents waitingAgents = new WaitingAgents();
     bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, message -> {
       watch.changed(message.body());
       tasks.changed(message.body().question());
+      waitingAgents.handed(message.body().position());
       resources.changed(message.body());
     });
     bus.<SessionRecord>localConsumer(Addresses.SESSIONS_CHANGED, message -> {
@@ -145,6 +148,7 @@ public final class McpVerticle extends VerticleBase {
     router.route().failureHandler(McpVerticle::failed);
     ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
     return warmUp.follow(vertx)
+        .compose(following -> waitingAgents.serve(bus))
         .compose(following -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(limits.createServer(vertx, router, (status, problem) ->
                 McpJson.write(JsonRpcMessage.errorResponse(null,
