@@ -24,6 +24,7 @@ import ark.broker.log.FileEventLog;
 import ark.broker.log.KafkaEventLog;
 import ark.broker.log.KafkaLogSettings;
 import ark.broker.logging.LogFormat;
+import ark.broker.logging.RequestLines;
 import ark.broker.mcp.McpSettings;
 import ark.broker.mcp.McpVerticle;
 import ark.broker.mcp.protocol.McpFeatures;
@@ -111,10 +112,16 @@ public final class Main {
       // From here on the process logs in the configured format; an unknown one stops the start.
       LogFormat.use(config.getJsonObject("log").getString("format"));
       ShutdownSettings stopping = ShutdownSettings.from(config.getJsonObject("shutdown"));
+      RequestLines.use(config.getJsonObject("log").getBoolean("requests"));
       // What can refuse the start refuses it now, not after the warm-up's seconds.
       Authenticators authenticators = StartupChecks.run(config);
-      StartupWarmUp.run(config);
-      shutdown.serving(start(vertx, config, authenticators, features -> { }).await(), stopping);
+      boolean warming = StartupWarmUp.seconds(config) > 0;
+      shutdown.serving(start(vertx, config, authenticators, features -> { }, warming).await(), stopping);
+      if (warming) {
+        StartupWarmUp.run(config);
+        vertx.eventBus().publish(Addresses.BROKER_WARMED, null);
+        LOG.info("Ark Broker ready: warmed up, serving every request");
+      }
     } catch (Exception failure) {
       LOG.error("Ark Broker failed to start: {}", failure.getMessage());
       shutdown.exit(1);
@@ -218,11 +225,15 @@ public final class Main {
     } catch (RuntimeException refused) {
       return Future.failedFuture(refused);
     }
-    return start(vertx, config, authenticators, extraMcpFeatures);
+    return start(vertx, config, authenticators, extraMcpFeatures, false);
   }
 
+  /**
+   * @param warming true: the ports open now but answer only probes (/readyz 503) until {@link Addresses#BROKER_WARMED}
+   *                is published, once the start-up warm-up is done
+   */
   private static Future<RunningBroker> start(Vertx vertx, JsonObject config, Authenticators authenticators,
-                                             Consumer<McpFeatures> extraMcpFeatures) {
+                                             Consumer<McpFeatures> extraMcpFeatures, boolean warming) {
     BusCodecs.register(vertx.eventBus());
     vertx.exceptionHandler(failure -> LOG.error("Unexpected failure on a Vert.x thread", failure));
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -262,7 +273,8 @@ public final class Main {
 
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
-      HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, arkStores, authenticators, meters);
+      HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, arkStores, authenticators, meters,
+          warming);
       httpVerticles.add(verticle);
       return verticle;
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
@@ -276,7 +288,7 @@ public final class Main {
         : new SoleWorkerVerticle()));
 
     McpVerticle mcpVerticle = new McpVerticle(mcpSettings, questionStore, sessionStore, authenticators, Clock.systemUTC(), meters,
-        extraMcpFeatures);
+        extraMcpFeatures, warming);
     Future<String> mcpDeployed = vertx.deployVerticle(mcpVerticle);
 
     // After the store: its first full pass reads the view.
@@ -291,11 +303,12 @@ public final class Main {
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)
         .map(deployed -> {
-          LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}",
+          LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}{}",
               replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")
                   : "data in " + dataDir.toAbsolutePath().normalize(),
               httpSettings.host(), httpVerticles.get(0).port(),
-              mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path());
+              mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path(),
+              warming ? "; /readyz and requests answer 503 until the warm-up is done" : "");
           return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port(),
               List.of(httpDeployed.result(), mcpDeployed.result()));
         });

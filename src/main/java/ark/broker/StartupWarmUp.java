@@ -1,6 +1,10 @@
 package ark.broker;
 
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -14,6 +18,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,73 +26,122 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Before the broker starts serving, runs its request path for {@code warmUp.seconds} in a throwaway broker of its
- * own: loopback ports, a temporary directory, no authentication, no channels, no Kubernetes, no Kafka, so nothing
+ * Once the broker has started (its ports open, answering only probes until this is done), runs its request path
+ * for {@code warmUp.seconds} in a throwaway broker of its own: loopback ports, a temporary directory, no authentication, no channels, no Kubernetes, no Kafka, so nothing
  * it does leaves the process. The JIT compiler compiles what serves REST creates and answers then, instead of
  * while the first clients wait: a fresh JVM otherwise serves its first ten seconds at a third of its later rate.
- * It cannot fail the start: whatever goes wrong is logged and the broker starts as it would have.
+ * It cannot fail the start: whatever goes wrong is logged and the broker serves as it would have.
  */
 final class StartupWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
   private static final int LOOPS = 16;
-  private static final ch.qos.logback.classic.Logger BROKER_LOGS =
-      (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("ark.broker");
 
   private StartupWarmUp() {
   }
 
   /**
    * Blocks for about {@code warmUp.seconds} of {@code config} and returns the create+answer pairs it served; returns
-   * 0 at once when that is 0. At most 60: beyond a minute the compiler has long caught up, and a start should not
-   * wait longer for it.
+   * 0 at once when that is 0.
    */
   static long run(JsonObject config) {
+    int seconds = seconds(config);
+    if (seconds == 0) {
+      return 0;
+    }
+    LOG.info("Warming up the request path for {} s (warmUp.seconds): the ports are open, and /readyz and requests "
+        + "answer 503 until it is done", seconds);
+    long started = System.nanoTime();
+    // On a thread of its own, so that the lines it logs while starting its broker are told from the real broker's.
+    ExecutorService driver = Executors.newSingleThreadExecutor(work -> new Thread(work, "ark-broker-warm-up"));
+    try {
+      long pairs = driver.submit(() -> inThrowawayBroker(config, TimeUnit.SECONDS.toNanos(seconds))).get();
+      LOG.info("Warmed up the request path with {} create+answer pairs in {} ms", pairs,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      return pairs;
+    } catch (ExecutionException failed) {
+      LOG.warn("Warming up the request path failed ({}); serving without", failed.getCause().toString());
+      return 0;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return 0;
+    } finally {
+      driver.shutdown();
+    }
+  }
+
+  /**
+   * The seconds of {@code warmUp.seconds}: 0 (off) to 60; beyond a minute the compiler has long caught up, and a
+   * start should not wait longer for it.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static int seconds(JsonObject config) {
     int seconds = config.getJsonObject("warmUp").getInteger("seconds");
     if (seconds < 0 || seconds > 60) {
       throw new IllegalArgumentException("warmUp.seconds must be 0 (off) to 60, not " + seconds);
     }
-    if (seconds == 0) {
-      return 0;
-    }
-    LOG.info("Warming up the request path for {} s (warmUp.seconds) before serving", seconds);
-    long started = System.nanoTime();
-    try {
-      long pairs = quietly(() -> inThrowawayBroker(config, TimeUnit.SECONDS.toNanos(seconds)));
-      LOG.info("Warmed up the request path with {} create+answer pairs in {} ms", pairs,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-      return pairs;
-    } catch (Exception | LinkageError e) {
-      LOG.warn("Warming up the request path failed ({}); starting without", e.toString());
-      return 0;
-    }
-  }
-
-  /** Runs {@code work} with the broker's own log lines off: the throwaway broker's would read as the real one's. */
-  private static <T> T quietly(Callable<T> work) throws Exception {
-    Level level = BROKER_LOGS.getLevel();
-    BROKER_LOGS.setLevel(Level.ERROR);
-    try {
-      return work.call();
-    } finally {
-      BROKER_LOGS.setLevel(level);
-    }
+    return seconds;
   }
 
   private static long inThrowawayBroker(JsonObject config, long nanos) throws Exception {
     Path dataDir = Files.createTempDirectory("ark-broker-warm-up");
     Vertx scratch = Vertx.vertx();
+    ThrowawayLines silenced = ThrowawayLines.install(scratch);
     try {
       Main.RunningBroker broker = Main.start(scratch, throwaway(config, dataDir)).await(30, TimeUnit.SECONDS);
       return drive(scratch, broker.httpPort(), nanos);
     } finally {
       scratch.close().await();
+      silenced.remove();
       deleteQuietly(dataDir);
+    }
+  }
+
+  /**
+   * Drops the throwaway broker's log lines, which would read as the real one's (started, ready, a question created):
+   * those logged on its Vert.x threads and on the thread that starts it. The real broker, serving probes meanwhile
+   * in the same process, logs as ever.
+   */
+  private static final class ThrowawayLines extends TurboFilter {
+    private final Vertx scratch;
+    private final Thread driver = Thread.currentThread();
+
+    private ThrowawayLines(Vertx scratch) {
+      this.scratch = scratch;
+    }
+
+    /** Installed from the thread that starts the throwaway broker. */
+    static ThrowawayLines install(Vertx scratch) {
+      ThrowawayLines filter = new ThrowawayLines(scratch);
+      filter.start();
+      context().addTurboFilter(filter);
+      return filter;
+    }
+
+    void remove() {
+      context().getTurboFilterList().remove(this);
+    }
+
+    @Override
+    public FilterReply decide(Marker marker, ch.qos.logback.classic.Logger logger, Level level, String format,
+                              Object[] params, Throwable t) {
+      if (Thread.currentThread() == driver) {
+        return FilterReply.DENY;
+      }
+      Context context = Vertx.currentContext();
+      return context != null && context.owner() == scratch ? FilterReply.DENY : FilterReply.NEUTRAL;
+    }
+
+    private static LoggerContext context() {
+      return (LoggerContext) LoggerFactory.getILoggerFactory();
     }
   }
 

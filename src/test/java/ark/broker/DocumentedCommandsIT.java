@@ -49,7 +49,10 @@ class DocumentedCommandsIT {
     Process made = new ProcessBuilder("scripts/dev-tokens.sh", secrets.toString()).redirectErrorStream(true).start();
     assertThat(made.waitFor()).as(new String(made.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     Files.readAllLines(secrets.resolve("tokens.env")).forEach(line -> tokens.put(line.split("=", 2)[0], line.split("=", 2)[1]));
-    brokers.put(Session.OPEN, BrokerProcess.start(dir.resolve("open"), BrokerProcess.freePort(), BrokerProcess.fixedMcpPort()));
+    // The README shows the lines of its requests, which LOG_REQUESTS turns on.
+    Map<String, String> open = new HashMap<>(BrokerProcess.fixedMcpPort());
+    open.put("LOG_REQUESTS", "true");
+    brokers.put(Session.OPEN, BrokerProcess.start(dir.resolve("open"), BrokerProcess.freePort(), open));
     Map<String, String> authenticated = new HashMap<>(BrokerProcess.fixedMcpPort());
     authenticated.put("AUTH_TOKENS_FILE", secrets.resolve("tokens.json").toString());
     brokers.put(Session.WITH_TOKENS, BrokerProcess.start(dir.resolve("tokens"), BrokerProcess.freePort(), authenticated));

@@ -76,7 +76,7 @@ class StartupIT {
   void warmingUpIsOneLineBeforeIt() throws Exception {
     try (BrokerProcess broker = BrokerProcess.start(dataDir, BrokerProcess.freePort(), Map.of("WARM_UP_SECONDS", "1"))) {
       List<String> lines = broker.output().lines().toList();
-      int warming = indexOf(lines, "Warming up the request path for 1 s (warmUp.seconds) before serving");
+      int warming = indexOf(lines, "Warming up the request path for 1 s (warmUp.seconds): the ports are open");
       assertThat(warming).as("the line that says the warm-up starts").isNotNegative()
           .isLessThan(indexOf(lines, "Warmed up the request path"));
     }

@@ -3,6 +3,10 @@ package ark.broker.bench;
 import ark.broker.ConfigLoader;
 import ark.broker.testing.BrokerProcess;
 
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +70,8 @@ public final class WarmupBenchmark {
   }
 
   /** One fresh broker driven for {@code seconds} from the moment it is ready. */
-  private record Run(double readySeconds, int[] perSecond, long errors, double cpuFirst, double cpuLast) {
+  private record Run(double openSeconds, double readySeconds, int[] perSecond, long errors, double cpuFirst,
+                     double cpuLast) {
 
     double first() {
       return Arrays.stream(perSecond, 0, WINDOW).sum() / (double) WINDOW;
@@ -79,12 +84,14 @@ public final class WarmupBenchmark {
     void report(String variant, int seconds) {
       String limit = String.format("fresh JVM, JIT warming; broker and generator share %d cores (load average %s)",
           Machine.cores(), Machine.loadAverage());
-      System.out.printf("%n%s: ready %.2f s after launch; pairs/s by second: %s (%d errors)%n", variant, readySeconds,
-          Arrays.toString(perSecond), errors);
+      System.out.printf("%n%s: ports open (/livez 200) %.2f s and ready %.2f s after launch; pairs/s by second: %s"
+          + " (%d errors)%n", variant, openSeconds, readySeconds, Arrays.toString(perSecond), errors);
       System.out.printf("%s: first %d s %.0f pairs/s (broker %.2f CPU-s per 1,000 pairs), seconds %d-%d %.0f pairs/s"
               + " (%.2f CPU-s per 1,000 pairs): first/later %.2f%n", variant, WINDOW, first(), 1000 * cpuFirst / (first() * WINDOW),
           seconds - WINDOW, seconds, last(), 1000 * cpuLast / (last() * WINDOW), first() / last());
       System.out.println("machine: " + Machine.describe());
+      ResultLine.print("Warm-up (" + variant + "): process start to ports open (/livez 200, /readyz 503)",
+          String.format("%.2f s", openSeconds), "< 2 s", limit);
       ResultLine.print("Warm-up (" + variant + "): process start to ready", String.format("%.2f s", readySeconds), "–", limit);
       ResultLine.print("Warm-up (" + variant + "): first 10 s / seconds " + (seconds - WINDOW) + "-" + seconds,
           String.format("%.0f / %.0f pairs/s = %.2f", first(), last(), first() / last()), "≥ 0.50", limit);
@@ -98,6 +105,8 @@ public final class WarmupBenchmark {
     Map<String, String> env = new LinkedHashMap<>(environment);
     env.put("LOG_LEVEL", "WARN");
     try (BrokerProcess broker = BrokerProcess.launch(dir, port, env)) {
+      awaitOpen(broker);
+      double open = (System.nanoTime() - launched) / 1e9;
       broker.awaitReady(Duration.ofSeconds(60));
       double ready = (System.nanoTime() - launched) / 1e9;
       long started = System.nanoTime();
@@ -112,8 +121,26 @@ public final class WarmupBenchmark {
       String[] done = load.awaitLine("done").split(" ");
       int[] perSecond = Arrays.stream(done[2].split(",")).mapToInt(Integer::parseInt).toArray();
       stopAndAwaitExit(broker);
-      return new Run(ready, perSecond, Long.parseLong(done[1]), cpuFirst, cpuLast);
+      return new Run(open, ready, perSecond, Long.parseLong(done[1]), cpuFirst, cpuLast);
     }
+  }
+
+  /** Polls {@code /livez} until the port answers it (200 while the broker warms up too). */
+  private static void awaitOpen(BrokerProcess broker) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        if (http.send(HttpRequest.newBuilder(broker.base.resolve("/livez")).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notListeningYet) {
+        // keep polling
+      }
+      Thread.sleep(10);
+    }
+    throw new IllegalStateException("the broker's port did not open within 60 s:\n" + broker.output());
   }
 
   /** SIGTERM, then as long as the JVM takes to exit: with {@code -XX:ArchiveClassesAtExit} it writes the archive first. */

@@ -64,6 +64,19 @@ public final class Addresses {
    */
   public static final String BROKER_DRAINING = "broker.draining";
 
+  /**
+   * Request with a question's position ({@code Long}), to the room whose agents wait for answers (MCP): replied
+   * (no body) once it has handed every change up to that position to its waiting agents' streams
+   * ({@link WaitingAgents}).
+   */
+  public static final String WAITING_AGENTS_HANDED_OVER = "questions.waiting-agents.handed-over";
+
+  /**
+   * Published (no body) once the start-up warm-up is done: the surfaces, whose ports were open meanwhile with
+   * /readyz and every request answered 503, serve from then on ({@link WarmUpGate}).
+   */
+  public static final String BROKER_WARMED = "broker.warmed";
+
   /** Delivery header carrying the HTTP request id of an inbound channel request, so the channel room logs it. */
   public static final String REQUEST_ID_HEADER = "requestId";
 

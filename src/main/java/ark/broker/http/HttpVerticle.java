@@ -5,6 +5,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.ServingShutdown;
+import ark.broker.bus.WarmUpGate;
 import ark.broker.edge.ConnectionLimits;
 import ark.broker.edge.HostPolicy;
 import ark.broker.edge.ListenAddress;
@@ -37,10 +38,13 @@ public final class HttpVerticle extends VerticleBase {
   private ArkWatches<Messages.QuerySessionChanged> sessionWatches;
   private ArkWatches<Messages.SpanAppended> spanWatches;
   private final ServingShutdown shutdown = new ServingShutdown("http");
+  private final WarmUpGate warmUp;
   private HttpServer server;
 
+  /** @param warming true: the port opens before the start-up warm-up is done, and serves only probes until it is */
   public HttpVerticle(HttpSettings settings, QuestionStore store, ArkStores ark, Authenticators authenticators,
-                      PrometheusMeterRegistry meters) {
+                      PrometheusMeterRegistry meters, boolean warming) {
+    this.warmUp = new WarmUpGate(warming);
     this.settings = settings;
     this.store = store;
     this.ark = ark;
@@ -50,17 +54,26 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    QuestionRoutes questions = new QuestionRoutes(store, hub);
+    QuestionRoutes questions = new QuestionRoutes(store, hub, vertx.eventBus());
     Router router = Router.router(vertx);
     router.route().handler(new RequestLog(meters, settings.accessLog()));
     BodyHandler body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
     router.get("/healthz").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
+    router.get("/livez").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     // Ark's probes (its chart's startup and liveness probes ask /health).
     router.get("/health").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; charset=utf-8").end("OK"));
     router.get("/readyz").handler(this::ready);
     router.get("/metrics").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .end(meters.scrape()));
+    // Only the probes and metrics above answer while the broker warms up; everything below waits for it.
+    router.route().handler(ctx -> {
+      if (warmUp.warming()) {
+        ctx.fail(WarmUpGate.refusal());
+      } else {
+        ctx.next();
+      }
+    });
     // What people and agents reach from a browser: only under an allowed host name, and only with a principal.
     HostCheck hosts = new HostCheck(new HostPolicy(settings.allowedHosts()));
     // The metadata names the resource by the host asked for: only one the API answers to.
@@ -113,7 +126,8 @@ public final class HttpVerticle extends VerticleBase {
         .compose(flowing -> eventWatches.start(vertx))
         .compose(flowing -> sessionWatches.start(vertx))
         .compose(flowing -> spanWatches.start(vertx))
-        .compose(flowing -> shutdown.follow(vertx, limits))
+        .compose(flowing -> warmUp.follow(vertx))
+        .compose(following -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(
             limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
                 .listen(settings.port(), settings.host()), "http", settings.host(), settings.port()))
@@ -146,12 +160,17 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   /**
-   * Ready once the store has replayed its log, and while its logs take writes (not while the disk is full); not
-   * once the process is stopping, so load balancers send new work elsewhere.
+   * Ready once the store has replayed its log and the start-up warm-up is done, and while its logs take writes (not
+   * while the disk is full); not once the process is stopping, so load balancers send new work elsewhere.
    */
   private void ready(RoutingContext ctx) {
     if (shutdown.draining()) {
       ErrorResponses.send(ctx, 503, "not ready: shutting down");
+      return;
+    }
+    if (warmUp.warming()) {
+      ctx.response().putHeader("Retry-After", Integer.toString(WarmUpGate.RETRY_AFTER_SECONDS));
+      ErrorResponses.send(ctx, 503, "not ready: " + WarmUpGate.WARMING);
       return;
     }
     store.status()

@@ -5,6 +5,7 @@ import ark.broker.auth.Actor;
 import ark.broker.auth.Principal;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.StoreFailure;
+import ark.broker.bus.WaitingAgents;
 import ark.broker.question.Question;
 import ark.broker.question.QuestionRequests;
 import ark.broker.wire.QuestionJson;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,7 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** The {@code /questions} resource (list, watch, create, read, answer, cancel, history), the caller and the audit trail. */
-record QuestionRoutes(QuestionStore store, WatchHub hub) {
+record QuestionRoutes(QuestionStore store, WatchHub hub, EventBus bus) {
   /** How long an EventSource waits before it reconnects a watch that ended. */
   static final long RETRY_MILLIS = 2000;
 
@@ -61,7 +63,9 @@ record QuestionRoutes(QuestionStore store, WatchHub hub) {
 
   void answer(RoutingContext ctx) {
     QuestionRequests.Answer answer = QuestionRequests.answer(readBody(ctx));
-    failOn(ctx, store.answer(Authentication.actor(ctx), ctx.pathParam("id"), answer.reply(), answer.answeredBy()))
+    // The agent waiting for the answer has it on its stream before this reply is sent.
+    failOn(ctx, store.answer(Authentication.actor(ctx), ctx.pathParam("id"), answer.reply(), answer.answeredBy())
+        .compose(question -> WaitingAgents.handedOver(bus, question.resourceVersion()).map(question)))
         .onSuccess(question -> json(ctx.response().setStatusCode(200), question));
   }
 

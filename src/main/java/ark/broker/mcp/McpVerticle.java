@@ -9,6 +9,8 @@ import ark.broker.bus.Messages.SessionRecord;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.ServingShutdown;
 import ark.broker.bus.StoreFailure;
+import ark.broker.bus.WaitingAgents;
+import ark.broker.bus.WarmUpGate;
 import ark.broker.edge.ConnectionLimits;
 import ark.broker.edge.ListenAddress;
 import ark.broker.edge.MalformedRequests;
@@ -55,14 +57,19 @@ public final class McpVerticle extends VerticleBase {
   private final MeterRegistry meters;
   private final Consumer<McpFeatures> extraFeatures;
   private final ServingShutdown shutdown = new ServingShutdown("mcp");
+  private final WarmUpGate warmUp;
   private HttpServer server;
   private McpServer mcp;
   private QuestionWatch watch;
 
-  /** @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it) */
+  /**
+   * @param extraFeatures more tools, resources or prompts to offer (the conformance fixtures use it)
+   * @param warming       true: the port opens before the start-up warm-up is done, and answers 503 until it is
+   */
   public McpVerticle(McpSettings settings, QuestionStore store, McpSessionStore sessionStore,
                      Authenticators authenticators, Clock clock, MeterRegistry meters,
-                     Consumer<McpFeatures> extraFeatures) {
+                     Consumer<McpFeatures> extraFeatures, boolean warming) {
+    this.warmUp = new WarmUpGate(warming);
     this.settings = settings;
     this.store = store;
     this.sessionStore = sessionStore;
@@ -106,9 +113,11 @@ public final class McpVerticle extends VerticleBase {
     extraFeatures.accept(features);
 
     EventBus bus = vertx.eventBus();
+    WaitingAgents waitingAgents = new WaitingAgents();
     bus.<QuestionChange>localConsumer(Addresses.QUESTIONS_CHANGED, message -> {
       watch.changed(message.body());
       tasks.changed(message.body().question());
+      waitingAgents.handed(message.body().position());
       resources.changed(message.body());
     });
     bus.<SessionRecord>localConsumer(Addresses.SESSIONS_CHANGED, message -> {
@@ -126,6 +135,7 @@ public final class McpVerticle extends VerticleBase {
     }
 
     Router router = Router.router(vertx);
+    router.route().handler(this::servedOnceWarm);
     McpAuthentication authentication = new McpAuthentication(vertx, authenticators, settings.server().path());
     StreamableHttpEndpoint endpoint = new StreamableHttpEndpoint(mcp, authentication);
     // The metadata names the resource by the host asked for: only one the endpoint answers to.
@@ -137,7 +147,9 @@ public final class McpVerticle extends VerticleBase {
         .end(McpJson.write(McpJson.object().put("error", "not found: the MCP endpoint is " + settings.server().path()))));
     router.route().failureHandler(McpVerticle::failed);
     ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
-    return shutdown.follow(vertx, limits)
+    return warmUp.follow(vertx)
+        .compose(following -> waitingAgents.serve(bus))
+        .compose(following -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(limits.createServer(vertx, router, (status, problem) ->
                 McpJson.write(JsonRpcMessage.errorResponse(null,
                     new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null))))
@@ -160,6 +172,18 @@ public final class McpVerticle extends VerticleBase {
 
   public int port() {
     return server.actualPort();
+  }
+
+  /** While the broker warms up, a client is told to come back in a second, in JSON-RPC, and nothing is done. */
+  private void servedOnceWarm(RoutingContext ctx) {
+    if (!warmUp.warming()) {
+      ctx.next();
+      return;
+    }
+    ctx.response().setStatusCode(503).putHeader("Content-Type", "application/json")
+        .putHeader("Retry-After", Integer.toString(WarmUpGate.RETRY_AFTER_SECONDS))
+        .end(McpJson.write(JsonRpcMessage.errorResponse(null,
+            new JsonRpcError(JsonRpcError.TRANSPORT, "Service unavailable: " + WarmUpGate.WARMING, null))));
   }
 
   /**

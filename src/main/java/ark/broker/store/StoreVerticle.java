@@ -16,6 +16,7 @@ import ark.broker.log.EventLog;
 import ark.broker.log.LogBackedView;
 import ark.broker.log.LogUnavailableException;
 import ark.broker.log.RecordCodec;
+import ark.broker.logging.RequestLines;
 import ark.broker.question.Attribution;
 import ark.broker.question.Delivery;
 import ark.broker.question.EscalationRule;
@@ -56,6 +57,8 @@ import java.util.function.UnaryOperator;
  */
 public final class StoreVerticle extends VerticleBase implements QuestionStore {
   private static final Logger LOG = LoggerFactory.getLogger(StoreVerticle.class);
+  /** A line per create, answer and cancel: off unless {@code log.requests} is on. */
+  private static final Logger REQUESTS = RequestLines.logger();
   /** A write that lost a race against another replica is decided again on the new state, this often. */
   private static final int MAX_ATTEMPTS = 5;
   private static final int FOLLOW_UP_BATCH = 1000;
@@ -199,7 +202,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
           restateLater(id);
         }
         if (created) {
-          LOG.info("Question {} created for {} by {}{}", id, question.asked().recipient(),
+          REQUESTS.info("Question {} created for {} by {}{}", id, question.asked().recipient(),
               question.asked().sender() == null ? "an unnamed asker" : question.asked().sender(), actor.logSuffix());
         }
         return new Created(result.current(), created);
@@ -232,7 +235,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
   public Future<Question> answer(Actor actor, String id, Reply reply, String answeredBy) {
     return change(id, EventType.ANSWERED, actor, null, question -> question.answer(reply,
         QuestionAccess.answeredBy(actor, question, answeredBy), now()))
-        .onSuccess(answered -> LOG.info("Question {} {}{}{}", answered.id(),
+        .onSuccess(answered -> REQUESTS.info("Question {} {}{}{}", answered.id(),
             answered.outcome().decision() == null ? "answered" : answered.outcome().decision().action().wireName(),
             answered.outcome().answeredBy() == null ? "" : " by " + answered.outcome().answeredBy(), actor.logSuffix()));
   }
@@ -243,7 +246,7 @@ public final class StoreVerticle extends VerticleBase implements QuestionStore {
       QuestionAccess.requireMayCancel(actor, question);
       return question.cancel(now());
     })
-        .onSuccess(cancelled -> LOG.info("Question {} cancelled{}", cancelled.id(), actor.logSuffix()));
+        .onSuccess(cancelled -> REQUESTS.info("Question {} cancelled{}", cancelled.id(), actor.logSuffix()));
   }
 
   @Override
