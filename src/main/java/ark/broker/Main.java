@@ -161,14 +161,25 @@ public final class Main {
    * @param log the log's name: its directory under {@code store.dataDir}, its topic's key {@code kafka.<log>Topic}
    * @param kafkaRetention null for keyed state (a compacted topic); else what Kafka keeps of a log only appended to
    * @param store the store's verticle on the log it is given
+   * @param visibleBeforeSync on the embedded log, whether readers get a record once it is written rather than once
+   *     it is synced (its writer's answer still waits for the sync)
    */
-  record StoreOnLog(String log, KafkaLogSettings.Retention kafkaRetention, Function<EventLog, Deployable> store) {
+  record StoreOnLog(String log, KafkaLogSettings.Retention kafkaRetention, Function<EventLog, Deployable> store,
+                    boolean visibleBeforeSync) {
+    StoreOnLog(String log, KafkaLogSettings.Retention kafkaRetention, Function<EventLog, Deployable> store) {
+      this(log, kafkaRetention, store, false);
+    }
+
     /** The log: its Kafka topic when replicated (shared by every replica), else its directory under store.dataDir. */
     EventLog open(Vertx vertx, JsonObject config) {
+      if (replicated(config)) {
+        return new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), log + "Topic",
+            kafkaRetention));
+      }
       JsonObject store = config.getJsonObject("store");
-      return replicated(config)
-          ? new KafkaEventLog(vertx, KafkaLogSettings.from(config.getJsonObject("kafka"), log + "Topic", kafkaRetention))
-          : new FileEventLog(vertx, Path.of(store.getString("dataDir")).resolve(log), store.getBoolean("fsync"));
+      Path dir = Path.of(store.getString("dataDir")).resolve(log);
+      return visibleBeforeSync ? FileEventLog.visibleBeforeSync(vertx, dir, store.getBoolean("fsync"))
+          : new FileEventLog(vertx, dir, store.getBoolean("fsync"));
     }
   }
 
@@ -193,8 +204,9 @@ public final class Main {
             mcpSettings.get().sessionIdle(), mcpSettings.get().maxSessions(), budgets, Clock.systemUTC(), meters)),
         new StoreOnLog(MEMORY_LOG, keptTwice(memorySettings.maxAgeMillis(), memorySettings.maxBytes()),
             log -> new MemoryVerticle(log, memorySettings, Clock.systemUTC(), meters)),
+        // A chunk reaches readers once written; only its producer waits for the disk.
         new StoreOnLog(STREAMS_LOG, keptTwice(streamSettings.maxAgeMillis(), streamSettings.maxBytes()),
-            log -> new StreamVerticle(log, streamSettings, Clock.systemUTC(), meters)),
+            log -> new StreamVerticle(log, streamSettings, Clock.systemUTC(), meters), true),
         // The events log holds the sessions' facts too, which may outlive the events (and weigh about a quarter of them).
         new StoreOnLog(EVENTS_LOG, keptTwice(Math.max(eventSettings.maxAgeMillis(), eventSettings.factsMaxAgeMillis()),
             eventSettings.maxBytes() + 4 * eventSettings.factsMaxBytes()),

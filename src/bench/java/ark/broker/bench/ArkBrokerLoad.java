@@ -6,6 +6,7 @@ import ark.broker.testing.SseParser;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -59,6 +60,13 @@ public final class ArkBrokerLoad {
   private final Vertx vertx = Vertx.vertx();
   private final HttpClient writer;
   private final HttpClient reader;
+  /**
+   * The paced scenarios' own event loop, one thread for the timer, the producers and the readers: an item is stamped
+   * on the thread that writes it to its socket, so no hop inside the generator counts as the broker's latency.
+   */
+  private final Vertx pacedLoop = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+  private final HttpClient pacedWriter;
+  private final HttpClient pacedReader;
   /** Makes this run's ids its own, so runs against one broker do not mix. */
   private final String run = UUID.randomUUID().toString().substring(0, 8);
 
@@ -101,11 +109,17 @@ public final class ArkBrokerLoad {
     this.options = options;
     this.writer = client(options.url());
     this.reader = options.url2() == null ? writer : client(options.url2());
+    this.pacedWriter = client(pacedLoop, options.url());
+    this.pacedReader = options.url2() == null ? pacedWriter : client(pacedLoop, options.url2());
   }
 
   private HttpClient client(URI base) {
+    return client(vertx, base);
+  }
+
+  private HttpClient client(Vertx on, URI base) {
     // Twice the clients: a long stream POST and its /complete each hold a connection.
-    return vertx.createHttpClient(new HttpClientOptions().setDefaultHost(base.getHost()).setDefaultPort(base.getPort())
+    return on.createHttpClient(new HttpClientOptions().setDefaultHost(base.getHost()).setDefaultPort(base.getPort())
         .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(2 * options.clients() + PACED_STREAMS));
   }
 
@@ -121,6 +135,7 @@ public final class ArkBrokerLoad {
       }
     } finally {
       load.vertx.close().await(20, TimeUnit.SECONDS);
+      load.pacedLoop.close().await(20, TimeUnit.SECONDS);
     }
   }
 
@@ -280,11 +295,11 @@ public final class ArkBrokerLoad {
     for (int s = 0; s < PACED_STREAMS; s++) {
       String query = "bench-" + run + "-paced-" + s;
       queries.add(query);
-      reader.request(HttpMethod.GET, "/stream/" + query + "?from-beginning=true")
+      pacedReader.request(HttpMethod.GET, "/stream/" + query + "?from-beginning=true")
           .compose(HttpClientRequest::send)
           .onSuccess(response -> paced.readers.add(response.handler(SseParser.ofJson(chunk -> paced.arrived(Long.parseLong(
               chunk.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").getString("content"))))::feed)));
-      HttpClientRequest producer = writer.request(new RequestOptions().setMethod(HttpMethod.POST)
+      HttpClientRequest producer = pacedWriter.request(new RequestOptions().setMethod(HttpMethod.POST)
           .setURI("/stream/" + query).putHeader("Content-Type", "application/x-ndjson")).await(10, TimeUnit.SECONDS);
       producer.setChunked(true);
       producers.add(producer);
@@ -292,12 +307,12 @@ public final class ArkBrokerLoad {
     // One chunk at a time, evenly spaced, the streams in turn: a timer per stream would send them in bursts.
     long period = Math.max(1, 1000L / options.pacedRate());
     AtomicLong sent = new AtomicLong();
-    long timer = vertx.setPeriodic(period, fired -> {
+    long timer = pacedLoop.setPeriodic(period, fired -> {
       int s = (int) (sent.getAndIncrement() % PACED_STREAMS);
       producers.get(s).write(Buffer.buffer(Checks.chunk(queries.get(s), Long.toString(System.nanoTime())).encode() + "\n"));
     });
     ProcessCpu.Used used = paced.measure();
-    vertx.cancelTimer(timer);
+    pacedLoop.cancelTimer(timer);
     for (HttpClientRequest producer : producers) {
       producer.end().compose(ended -> producer.response()).compose(response -> answered(response, 200))
           .await(30, TimeUnit.SECONDS);
@@ -382,18 +397,18 @@ public final class ArkBrokerLoad {
   private void eventToWatcherLatency() throws Exception {
     Paced paced = new Paced();
     String session = "bench-" + run + "-watched";
-    paced.readers.add(reader.request(HttpMethod.GET, "/events?watch=true&session_id=" + session)
+    paced.readers.add(pacedReader.request(HttpMethod.GET, "/events?watch=true&session_id=" + session)
         .compose(HttpClientRequest::send)
         .map(response -> response.handler(SseParser.ofJson(event -> paced.arrived(
             Long.parseLong(event.getJsonObject("data").getString("sentNanos"))))::feed))
         .await(10, TimeUnit.SECONDS));
     AtomicLong next = new AtomicLong();
-    long timer = vertx.setPeriodic(Math.max(1, 1000L / options.pacedRate()), tick -> {
+    long timer = pacedLoop.setPeriodic(Math.max(1, 1000L / options.pacedRate()), tick -> {
       long query = next.incrementAndGet() / EVENTS_PER_QUERY;
       JsonObject event = Checks.controllerEvent("LLMCallStart", "uid-" + run + "-" + query, "q-" + query, session,
           Instant.now());
       // Stamped once a connection is there to send it: the generator's own queue is not the broker's latency.
-      writer.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/events")
+      pacedWriter.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/events")
               .putHeader("Content-Type", "application/json"))
           .compose(request -> {
             event.getJsonObject("data").put("sentNanos", Long.toString(System.nanoTime()));
@@ -402,7 +417,7 @@ public final class ArkBrokerLoad {
           .compose(response -> answered(response, 201));
     });
     ProcessCpu.Used used = paced.measure();
-    vertx.cancelTimer(timer);
+    pacedLoop.cancelTimer(timer);
     paced.readers.forEach(response -> response.request().connection().close());
     reportLatency(String.format("Paced event to watcher (%d events/s%s)", options.pacedRate(),
         options.url2() == null ? "" : ", watcher on the second replica"), paced, used, "p99 < 20 ms across two replicas");

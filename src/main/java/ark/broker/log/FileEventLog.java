@@ -44,6 +44,12 @@ import java.util.function.UnaryOperator;
  * once that succeeds the log takes writes again, by itself. Should even the cut-back fail (a failing
  * disk rather than a full one), the failed batch's outcome is unknown: its appends fail with a message
  * that says so, and only a retry (with the same idempotency key) tells.
+ *
+ * <p>A log {@linkplain #visibleBeforeSync(Vertx, Path, boolean) visible before sync} hands each batch to its
+ * sink once it is written to the file (so it survives the broker being killed), and answers the appends once it is
+ * synced (so it survives the machine). Its readers thus never wait for the disk; the price is a batch whose sync
+ * fails: readers have seen it, so it is not withdrawn but kept, and written again at the same positions, before
+ * anything else, once the disk takes writes. Its appends still fail, saying so.
  */
 public final class FileEventLog implements EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(FileEventLog.class);
@@ -57,6 +63,7 @@ public final class FileEventLog implements EventLog {
   private final Vertx vertx;
   private final Path dir;
   private final boolean fsync;
+  private final boolean visibleBeforeSync;
   /** Wraps every channel the writer writes through: the seam where tests make the disk fail. */
   private final UnaryOperator<FileChannel> channels;
   private final long probeNanos;
@@ -76,17 +83,26 @@ public final class FileEventLog implements EventLog {
   private long cleanLength;
   /** When a log that cannot write tries again; writer thread. */
   private long nextProbe;
+  /** A batch readers have seen whose sync failed, to be written again before anything else; writer thread. */
+  private Unsynced unsynced;
   private Thread writer;
 
   public FileEventLog(Vertx vertx, Path dir, boolean fsync) {
-    this(vertx, dir, fsync, UnaryOperator.identity(), PROBE_MILLIS);
+    this(vertx, dir, fsync, false, UnaryOperator.identity(), PROBE_MILLIS);
+  }
+
+  /** A log whose sink gets each batch once it is written, before it is synced (see the class comment). */
+  public static FileEventLog visibleBeforeSync(Vertx vertx, Path dir, boolean fsync) {
+    return new FileEventLog(vertx, dir, fsync, true, UnaryOperator.identity(), PROBE_MILLIS);
   }
 
   /** @param channels wraps each segment and probe channel (tests inject disk faults through it) */
-  FileEventLog(Vertx vertx, Path dir, boolean fsync, UnaryOperator<FileChannel> channels, long probeMillis) {
+  FileEventLog(Vertx vertx, Path dir, boolean fsync, boolean visibleBeforeSync, UnaryOperator<FileChannel> channels,
+               long probeMillis) {
     this.vertx = vertx;
     this.dir = dir;
     this.fsync = fsync;
+    this.visibleBeforeSync = visibleBeforeSync;
     this.channels = channels;
     this.probeNanos = TimeUnit.MILLISECONDS.toNanos(probeMillis);
   }
@@ -107,6 +123,10 @@ public final class FileEventLog implements EventLog {
   }
 
   private record Stop() implements WriterTask {
+  }
+
+  /** The bytes of a batch readers have seen, and the position of its last record. */
+  private record Unsynced(byte[] bytes, long lastPosition) {
   }
 
   @Override
@@ -357,6 +377,10 @@ public final class FileEventLog implements EventLog {
         if (task instanceof Roll roll) {
           roll(roll);
         } else {
+          if (unsynced != null) {
+            LOG.error("Event log {} stops with records up to position {} that readers saw but the disk never synced: "
+                + "they are not in the log after a restart", dir, unsynced.lastPosition());
+          }
           return;
         }
       }
@@ -389,33 +413,52 @@ public final class FileEventLog implements EventLog {
     }
     List<Placed> written = List.copyOf(pending);
     pending.clear();
+    boolean visible = false;
     try {
       var bytes = buffer.asByteBuffer();
       while (bytes.hasRemaining()) {
         active.write(bytes);
+      }
+      Object[] decoded = decode(written);
+      if (visibleBeforeSync) {
+        context.runOnContext(ignored -> apply(written, decoded));
+        visible = true;
       }
       if (fsync) {
         active.force(false);
       }
       writtenUpTo = written.get(written.size() - 1).position;
       cleanLength += buffer.size();
+      context.runOnContext(ignored -> {
+        if (!visibleBeforeSync) {
+          apply(written, decoded);
+        }
+        for (Placed placed : written) {
+          placed.append.promise.complete(placed.position);
+        }
+      });
     } catch (IOException | RuntimeException e) {
+      if (visible) {
+        unsynced = new Unsynced(buffer.toBytes(), written.get(written.size() - 1).position);
+      }
       failed(written, e);
-      return;
     } finally {
       buffer.clear();
     }
+  }
+
+  private Object[] decode(List<Placed> written) {
     Object[] decoded = new Object[written.size()];
     for (int i = 0; i < decoded.length; i++) {
       decoded[i] = sink.decode(written.get(i).position, written.get(i).append.key, written.get(i).append.payload);
     }
-    context.runOnContext(ignored -> {
-      for (int i = 0; i < decoded.length; i++) {
-        Placed placed = written.get(i);
-        sink.apply(placed.position, decoded[i]);
-        placed.append.promise.complete(placed.position);
-      }
-    });
+    return decoded;
+  }
+
+  private void apply(List<Placed> written, Object[] decoded) {
+    for (int i = 0; i < decoded.length; i++) {
+      sink.apply(written.get(i).position, decoded[i]);
+    }
   }
 
   /**
@@ -429,7 +472,9 @@ public final class FileEventLog implements EventLog {
     LogUnavailableException outcome;
     try {
       active.truncate(cleanLength);
-      outcome = notStored(reason);
+      outcome = unsynced == null ? notStored(reason) : new LogUnavailableException("the broker could not sync its "
+          + "event log (" + reason + "); readers may have seen this write already, so it is written again once the "
+          + "disk takes writes: do not send it again", cause);
       syncQuietly();
       LOG.error("Event log {} failed to write a batch of {} records ({}); cut them off again and takes no writes until "
           + "the disk does, trying every {} ms", dir, batch.size(), reason, probeNanos / 1_000_000);
@@ -465,12 +510,28 @@ public final class FileEventLog implements EventLog {
       } finally {
         Files.deleteIfExists(probe);
       }
+      writeUnsynced();
     } catch (IOException | RuntimeException e) {
       LOG.debug("Event log {} still cannot write: {}", dir, reasonOf(e));
       return;
     }
     LOG.info("Event log {} can write again (it could not: {}); taking writes", dir, failure);
     failure = null;
+  }
+
+  /** Writes and syncs again the batch readers saw whose sync failed, at its positions. */
+  private void writeUnsynced() throws IOException {
+    if (unsynced == null) {
+      return;
+    }
+    ByteBuffer bytes = ByteBuffer.wrap(unsynced.bytes());
+    while (bytes.hasRemaining()) {
+      active.write(bytes);
+    }
+    active.force(false);
+    writtenUpTo = unsynced.lastPosition();
+    cleanLength += unsynced.bytes().length;
+    unsynced = null;
   }
 
   /** Truncates the active segment to the end of its last clean batch and syncs that. */

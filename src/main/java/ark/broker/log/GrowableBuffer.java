@@ -27,6 +27,10 @@ final class GrowableBuffer {
     return ByteBuffer.wrap(bytes, 0, size);
   }
 
+  byte[] toBytes() {
+    return Arrays.copyOf(bytes, size);
+  }
+
   void clear() {
     size = 0;
   }

@@ -7,11 +7,12 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A disk that fills up or fails on demand, for {@link FileEventLog}'s channel seam: writes take at most
  * {@link #space} more bytes (then fail as a full disk does, possibly half way through a batch), and syncs
- * or truncations fail while told to.
+ * or truncations fail while told to, and syncs wait while held.
  */
 final class FaultyDisk {
   static final String FULL = "No space left on device";
@@ -21,9 +22,21 @@ final class FaultyDisk {
   volatile long space = Long.MAX_VALUE;
   volatile boolean failSync;
   volatile boolean failTruncate;
+  /** While set, syncs wait for it. */
+  private volatile CountDownLatch heldSyncs;
 
   void fill(long bytesLeft) {
     space = bytesLeft;
+  }
+
+  /** Syncs wait until {@link #releaseSyncs}, as on a slow disk. */
+  void holdSyncs() {
+    heldSyncs = new CountDownLatch(1);
+  }
+
+  void releaseSyncs() {
+    heldSyncs.countDown();
+    heldSyncs = null;
   }
 
   void heal() {
@@ -63,6 +76,15 @@ final class FaultyDisk {
 
     @Override
     public void force(boolean metaData) throws IOException {
+      CountDownLatch held = heldSyncs;
+      if (held != null) {
+        try {
+          held.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while the sync was held", e);
+        }
+      }
       if (failSync) {
         throw new IOException(IO_ERROR);
       }

@@ -99,6 +99,57 @@ class FileEventLogDiskFullTest {
   }
 
   @Test
+  void aLogVisibleBeforeSyncShowsABatchOnceWrittenAndAnswersItsWriterOnceSynced() throws Exception {
+    OpenLog log = new OpenLog(true).open();
+    disk.holdSyncs();
+
+    Future<Long> appended = log.appendAll("{\"n\":1}").get(0);
+
+    Eventually.until("the sink has the record before it is synced", () -> List.copyOf(log.seen),
+        seen -> seen.contains("1:{\"n\":1}"));
+    assertThat(appended.isComplete()).as("its writer waits for the sync").isFalse();
+    disk.releaseSyncs();
+    assertThat(OnContext.await(appended)).isEqualTo(1L);
+  }
+
+  @Test
+  void anOrdinaryLogShowsABatchOnlyOnceSynced() throws Exception {
+    OpenLog log = open();
+    long clean = cleanSize();
+    disk.holdSyncs();
+
+    Future<Long> appended = log.appendAll("{\"n\":1}").get(0);
+
+    Eventually.until("the record is written", () -> Files.size(segment()), size -> size > clean);
+    assertThat(log.seen).as("not before it is synced").isEmpty();
+    disk.releaseSyncs();
+    assertThat(OnContext.await(appended)).isEqualTo(1L);
+    assertThat(log.seen).containsExactly("1:{\"n\":1}");
+  }
+
+  @Test
+  void aBatchReadersSawWhoseSyncFailedIsWrittenAgainOnceTheDiskTakesWrites() throws Exception {
+    OpenLog log = new OpenLog(true).open();
+    log.append("{\"n\":1}");
+
+    disk.failSync = true;
+    List<String> refused = log.failures("{\"n\":2}");
+
+    assertThat(refused).singleElement().asString().contains(FaultyDisk.IO_ERROR)
+        .contains("readers may have seen this write").contains("do not send it again");
+    assertThat(log.seen).as("readers saw it").containsExactly("1:{\"n\":1}", "2:{\"n\":2}");
+    assertThat(log.failures("{\"n\":3}")).as("refused at once until then").singleElement().asString()
+        .contains("this write was not stored");
+
+    healAndWait(log);
+    assertThat(log.append("{\"n\":4}")).as("after the batch written again").containsExactly(3L);
+    log.close();
+
+    assertThat(open().seen).as("what readers saw is what the log keeps")
+        .containsExactly("1:{\"n\":1}", "2:{\"n\":2}", "3:{\"n\":4}");
+  }
+
+  @Test
   void aSnapshotThatFailsHalfWayLeavesNoFileBehind() throws Exception {
     OpenLog log = open();
     log.append("{\"n\":1}");
@@ -116,7 +167,7 @@ class FileEventLogDiskFullTest {
   }
 
   private OpenLog open() throws Exception {
-    return new OpenLog().open();
+    return new OpenLog(false).open();
   }
 
   private OpenLog openWithOneRecord() throws Exception {
@@ -142,9 +193,13 @@ class FileEventLogDiskFullTest {
 
   /** A log on the faulty disk, trying again every few milliseconds, remembering what its sink received. */
   private final class OpenLog {
-    final FileEventLog log = new FileEventLog(vertx, dir, true, disk::wrap, 5);
+    final FileEventLog log;
     final RecordingSink sink = new RecordingSink();
     final List<String> seen = sink.seen;
+
+    OpenLog(boolean visibleBeforeSync) {
+      log = new FileEventLog(vertx, dir, true, visibleBeforeSync, disk::wrap, 5);
+    }
 
     OpenLog open() throws Exception {
       OnContext.await(OnContext.run(context, () -> log.open(sink)));
@@ -169,7 +224,7 @@ class FileEventLogDiskFullTest {
       return messages;
     }
 
-    private List<Future<Long>> appendAll(String... payloads) throws Exception {
+    List<Future<Long>> appendAll(String... payloads) throws Exception {
       return OnContext.await(OnContext.run(context, () -> {
         List<Future<Long>> appended = new ArrayList<>();
         for (String payload : payloads) {
