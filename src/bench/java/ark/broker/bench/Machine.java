@@ -56,6 +56,22 @@ final class Machine {
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) TICKS_PER_SECOND;
   }
 
+  /** A process's resident memory now ({@code VmRSS}) and at its peak ({@code VmHWM}), in MiB; -1 once it is gone. */
+  static long[] residentMebibytes(long pid) {
+    long[] mebibytes = {-1, -1};
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        int at = line.startsWith("VmRSS:") ? 0 : line.startsWith("VmHWM:") ? 1 : -1;
+        if (at >= 0) {
+          mebibytes[at] = Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+        }
+      }
+    } catch (IOException e) {
+      return mebibytes;
+    }
+    return mebibytes;
+  }
+
   /** The part of {@link #cpuSeconds} the kernel spent on the process's behalf (sockets, fsync). */
   static double systemSeconds(long pid) {
     String[] fields = stat(pid);

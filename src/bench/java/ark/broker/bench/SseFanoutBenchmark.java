@@ -46,12 +46,20 @@ public final class SseFanoutBenchmark {
     String connections = Integer.toString(watchers + 1_000);
     Map<String, String> environment = new HashMap<>(Map.of("LOG_LEVEL", "WARN",
         "HTTP_MAX_CONNECTIONS", connections, "HTTP_MAX_CONNECTIONS_PER_CLIENT", connections));
+    // The broker's start-up warm-up (warmUp.seconds) is off in process tests; the shipped default is 5 s.
+    String warmUp = System.getProperty("bench.brokerWarmUpSeconds");
+    if (warmUp != null) {
+      environment.put("WARM_UP_SECONDS", warmUp);
+    }
     // e.g. -XX:StartFlightRecording=filename=target/sse.jfr,settings=profile to see where the broker's time goes
     String brokerOptions = System.getProperty("bench.brokerJavaOptions", "");
     if (!brokerOptions.isBlank()) {
       environment.put("JAVA_TOOL_OPTIONS", brokerOptions);
     }
     try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
+      double brokerAtReady = Machine.cpuSeconds(broker.pid());
+      Map<String, Double> rolesAtReady = Machine.cpuSecondsByRole(broker.pid());
+      long delivered = 0;
       List<JavaProcess> readers = new ArrayList<>();
       try {
         for (int p = 0; p < processes; p++) {
@@ -68,8 +76,11 @@ public final class SseFanoutBenchmark {
         }
         System.out.printf("%d of %d watch streams open in %d processes%n", open, watchers, processes);
         // Round 0 goes unmeasured, so the rounds after it see the warm broker's fan-out.
-        create(broker.base, 0, warmupChanges, intervals.stream().min(Integer::compare).orElseThrow(), new Percentiles());
-        collect(readers, work, 0, warmupChanges);
+        if (warmupChanges > 0) {
+          create(broker.base, 0, warmupChanges, intervals.stream().min(Integer::compare).orElseThrow(),
+              new Percentiles());
+          delivered += collect(readers, work, 0, warmupChanges).delivered;
+        }
         for (int round = 1; round <= intervals.size(); round++) {
           int intervalMillis = intervals.get(round - 1);
           long[] readersBefore = readerCpu.clone();
@@ -88,6 +99,7 @@ public final class SseFanoutBenchmark {
             readerCpu[p] = collected.cpuNanos[p];
             watcherCpu += (readerCpu[p] - readersBefore[p]) / 1e9;
           }
+          delivered += collected.delivered;
           long expected = (long) changes * watchers;
           double microsPerDelivery = brokerCpu * 1e6 / Math.max(1, collected.delivered);
           int perSecond = 1000 / intervalMillis;
@@ -109,10 +121,29 @@ public final class SseFanoutBenchmark {
           ResultLine.print(what + ": create to every watcher", String.format("%,d of %,d delivered; %s", collected.delivered,
               expected, collected.latency.summary()), "all, p99 < 100 ms", limit);
         }
+        wholeRun(broker.pid(), brokerAtReady, rolesAtReady, delivered, watchers, warmupChanges);
       } finally {
         readers.forEach(JavaProcess::close);
       }
     }
+  }
+
+  /**
+   * The broker's CPU per delivery over the whole run since it was ready (the watchers' connects, every round, the
+   * warm-up round if any: with {@code -Dbench.warmupChanges=0} a cold broker's figure) and its resident memory.
+   */
+  private static void wholeRun(long pid, double cpuAtReady, Map<String, Double> rolesAtReady, long delivered,
+                               int watchers, int warmupChanges) {
+    double sinceReady = Machine.cpuSeconds(pid) - cpuAtReady;
+    String roles = Machine.describeRoles(rolesAtReady, Machine.cpuSecondsByRole(pid), 1);
+    long[] resident = Machine.residentMebibytes(pid);
+    String value = String.format("%.1f µs of broker CPU per delivery since ready (%,d deliveries, %.2f CPU-s; %.2f CPU-s "
+        + "since its start); RSS %d MiB, peak %d MiB", sinceReady * 1e6 / Math.max(1, delivered), delivered, sinceReady,
+        Machine.cpuSeconds(pid), resident[0], resident[1]);
+    System.out.printf("%nwhole run: %s; broker CPU-s by thread since ready: %s%n", value, roles);
+    ResultLine.print(String.format("SSE fan-out, %,d watchers, whole run (%s)", watchers,
+        warmupChanges == 0 ? "cold: connects and the first changes included" : "connects and a warm-up round included"),
+        value, "", "broker CPU-s by thread: " + roles + "; started with -Xmx1g; " + Machine.describe());
   }
 
   /**
