@@ -30,7 +30,10 @@ final class NdjsonIngest {
   private final String query;
   private final int maxLineBytes;
   private Buffer partial = Buffer.buffer();
-  private final List<Future<Void>> written = new ArrayList<>();
+  /** Writes handed to the store and not settled yet: the answer waits for them without keeping each. */
+  private int unsettled;
+  /** What runs once every write handed to the store has settled, when the request ended or was refused. */
+  private Runnable afterWrites;
   private String producer;
   private boolean started;
   private int inFlight;
@@ -65,7 +68,7 @@ final class NdjsonIngest {
       String length = ctx.request().getHeader("Content-Length");
       if (length == null || !length.trim().equals(Integer.toString(data.length()))) {
         producer = UUID.randomUUID().toString();
-        written.add(streams.open(actor, query, producer));
+        track(streams.open(actor, query, producer));
       }
     }
     List<byte[]> chunks = new ArrayList<>();
@@ -97,7 +100,7 @@ final class NdjsonIngest {
     ArkProblem tooLong = new ArkProblem(413, "PAYLOAD_TOO_LARGE", "a line of the stream is longer than " + maxLineBytes
         + " bytes");
     // Answered once the lines before it are in the stream, so a /complete that follows the 413 finds them.
-    Future.all(written).onComplete(settled -> fail(tooLong));
+    afterWrites(() -> fail(tooLong));
     return true;
   }
 
@@ -109,10 +112,14 @@ final class NdjsonIngest {
     line(last);
     send(last);
     if (producer != null) {
-      written.add(streams.close(actor, query, producer));
+      track(streams.close(actor, query, producer));
     }
-    Future.all(written).onSuccess(done -> ArkRoutes.json(ctx, 200, new JsonObject().put("status", "stream_processed")
-        .put("query", query).put("chunks_received", received))).onFailure(this::fail);
+    afterWrites(() -> {
+      if (!failed) {
+        ArkRoutes.json(ctx, 200, new JsonObject().put("status", "stream_processed").put("query", query)
+            .put("chunks_received", received));
+      }
+    });
   }
 
   /** The line gathered so far, if it is JSON, as a chunk; the gathered bytes are cleared either way. */
@@ -132,17 +139,39 @@ final class NdjsonIngest {
       return;
     }
     Future<Void> append = streams.append(actor, query, producer, chunks);
-    written.add(append);
+    track(append);
     if (++inFlight >= MAX_IN_FLIGHT) {
       ctx.request().pause();
     }
-    append.onComplete(done -> {
-      if (done.failed()) {
-        fail(done.cause());
-      } else if (inFlight-- == MAX_IN_FLIGHT && !failed) {
+    append.onSuccess(done -> {
+      if (inFlight-- == MAX_IN_FLIGHT && !failed) {
         ctx.request().resume();
       }
     });
+  }
+
+  /** A write handed to the store: a failure ends the request at once; {@link #afterWrites} waits for it. */
+  private void track(Future<Void> write) {
+    unsettled++;
+    write.onComplete(done -> {
+      if (done.failed()) {
+        fail(done.cause());
+      }
+      if (--unsettled == 0 && afterWrites != null) {
+        Runnable then = afterWrites;
+        afterWrites = null;
+        then.run();
+      }
+    });
+  }
+
+  /** Runs {@code then} once every write handed to the store so far has settled. */
+  private void afterWrites(Runnable then) {
+    if (unsettled == 0) {
+      then.run();
+    } else {
+      afterWrites = then;
+    }
   }
 
   private void fail(Throwable failure) {
