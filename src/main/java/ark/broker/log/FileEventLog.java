@@ -415,10 +415,7 @@ public final class FileEventLog implements EventLog {
     pending.clear();
     boolean visible = false;
     try {
-      var bytes = buffer.asByteBuffer();
-      while (bytes.hasRemaining()) {
-        active.write(bytes);
-      }
+      writeFully(active, buffer.asByteBuffer());
       Object[] decoded = decode(written);
       if (visibleBeforeSync) {
         context.runOnContext(ignored -> apply(written, decoded));
@@ -502,10 +499,7 @@ public final class FileEventLog implements EventLog {
       syncDirectory();
       try (FileChannel channel = channels.apply(FileChannel.open(probe, StandardOpenOption.CREATE,
           StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
-        ByteBuffer zeros = ByteBuffer.allocate(PROBE_BYTES);
-        while (zeros.hasRemaining()) {
-          channel.write(zeros);
-        }
+        writeFully(channel, ByteBuffer.allocate(PROBE_BYTES));
         channel.force(false);
       } finally {
         Files.deleteIfExists(probe);
@@ -524,10 +518,7 @@ public final class FileEventLog implements EventLog {
     if (unsynced == null) {
       return;
     }
-    ByteBuffer bytes = ByteBuffer.wrap(unsynced.bytes());
-    while (bytes.hasRemaining()) {
-      active.write(bytes);
-    }
+    writeFully(active, ByteBuffer.wrap(unsynced.bytes()));
     active.force(false);
     writtenUpTo = unsynced.lastPosition();
     cleanLength += unsynced.bytes().length;
@@ -650,11 +641,14 @@ public final class FileEventLog implements EventLog {
   }
 
   static void writeFully(FileChannel out, GrowableBuffer buffer) throws IOException {
-    var bytes = buffer.asByteBuffer();
+    writeFully(out, buffer.asByteBuffer());
+    buffer.clear();
+  }
+
+  private static void writeFully(FileChannel out, ByteBuffer bytes) throws IOException {
     while (bytes.hasRemaining()) {
       out.write(bytes);
     }
-    buffer.clear();
   }
 
   /** Deletes older snapshots and every segment whose records all lie at or below {@code upTo}. */

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * LLM streams: the only writer of the streams log, and the view of it ({@link Streams}). A chunk is published to
  * readers once applied here, which on the embedded log is once written, before its fsync (the log is visible before
- * sync), and acknowledged once durable; so readers on any replica get it while its request still posts. Completions, ends and errors reach every replica the same way.
+ * sync), and acknowledged once durable; so readers on any replica get it while its request still posts.
+ * Completions, ends and errors reach every replica the same way.
  */
 public final class StreamVerticle extends VerticleBase implements StreamStore {
   private static final Logger LOG = LoggerFactory.getLogger(StreamVerticle.class);
