@@ -7,7 +7,6 @@ import ark.broker.bus.QuestionStore;
 import ark.broker.mcp.protocol.JsonRpcError;
 import ark.broker.mcp.protocol.McpJson;
 import ark.broker.mcp.protocol.RequestContext;
-import ark.broker.question.EventType;
 import ark.broker.question.Question;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -91,6 +90,7 @@ final class QuestionWatch {
     Question[] latest = new Question[1];
     boolean[] seen = {false};
     int[] progress = {0};
+    DeliveryNotices deliveryNotices = new DeliveryNotices();
     Consumer<QuestionChange> listener = change -> {
       if (!QuestionAccess.maySee(actor, change.question())) {
         return;
@@ -101,9 +101,8 @@ final class QuestionWatch {
       }
       if (change.question().outcome().status().isFinal()) {
         done.tryComplete(change.question());
-      } else if (change.type() == EventType.DELIVERED && !change.question().deliveries().isEmpty()) {
-        var delivery = change.question().deliveries().get(change.question().deliveries().size() - 1);
-        ctx.progress(++progress[0], null, "Delivered to " + (delivery.label() != null ? delivery.label() : delivery.channel()));
+      } else {
+        deliveryNotices.untold(change.question()).forEach(notice -> ctx.progress(++progress[0], null, notice));
       }
     };
     // Listening before the read: a change between the read and the listening would be missed.
@@ -141,6 +140,8 @@ final class QuestionWatch {
           done.tryComplete(latest[0]);
         } else if (maxWaitMillis != 0) {
           ctx.progress(++progress[0], null, waitingFor(latest[0]));
+          // Deliveries made before this wait began (or while a resumed stream was cut) are told as well.
+          deliveryNotices.untold(latest[0]).forEach(notice -> ctx.progress(++progress[0], null, notice));
         }
       }
     });

@@ -1,5 +1,6 @@
 package ark.broker.channel;
 
+import ark.broker.testing.Eventually;
 import ark.broker.testing.McpTestClient;
 import ark.broker.testing.SseStream;
 import ark.broker.testing.SseStream.SseEvent;
@@ -127,6 +128,19 @@ class AgentRoundTripTest {
       assertThat(result.getString("response")).isEqualTo("reject");
       assertThat(result.getString("answeredBy")).isEqualTo("ark://users/john.doe");
       github.await(r -> r.method().equals("POST") && r.body().contains("outcome:answered"), WAIT);
+    }
+  }
+
+  @Test
+  void aCallResumedAfterItsQuestionWasDeliveredHearsWhereItWasDelivered() throws Exception {
+    McpTestClient agent = new McpTestClient(broker.mcp).initialize();
+    String resumeFrom = agent.cutAfterFirstEvent(askOver(agent, "github:acme/app#315", "Tag the release?"));
+    Eventually.until("the question's delivery to GitHub recorded", () -> broker.listAll("recipient=ark://users/john.doe")
+        .stream().filter(question -> question.getString("content").equals("Tag the release?")).toList(),
+        asked -> asked.size() == 1 && ChannelTesting.delivery(asked.get(0), "github:acme/app#315") != null);
+
+    try (SseStream resumed = agent.get(resumeFrom)) {
+      awaitDeliveredNotice(resumed, "GitHub acme/app#315");
     }
   }
 }
