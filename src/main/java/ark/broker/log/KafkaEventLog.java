@@ -37,8 +37,10 @@ import java.util.function.Function;
  * the start, with its own consumer (no group). A record's position is its offset + 1, so positions
  * (and resourceVersions) mean the same on every replica, and 0 still means "nothing yet".
  *
- * <p>An append completes once Kafka acknowledged it (idempotent producer, {@code acks=all}); the
- * record reaches the sink through the consumer, like everyone else's. When Kafka cannot acknowledge
+ * <p>An append completes once Kafka acknowledged it (idempotent producer, {@code acks=all}). The record reaches the
+ * sink through the consumer, like everyone else's, unless every record before it was applied here when it is
+ * acknowledged: then it is applied on the acknowledgement, as the consumer would (which skips it when it comes), and
+ * its writer does not wait for the fetch. When Kafka cannot acknowledge
  * an append within the delivery timeout, the append fails with {@link LogUnavailableException}. The
  * record is then either absent or, if Kafka stored it but the acknowledgement was lost, present whole
  * and applied by every replica like any other; never partly. Records carry full snapshots and the
@@ -127,7 +129,11 @@ public final class KafkaEventLog implements EventLog {
           writable = true;
           LOG.info("Kafka acknowledges writes to {} again", settings.topic());
         }
-        return Future.succeededFuture(sent.result().offset() + 1);
+        long position = sent.result().offset() + 1;
+        // A task of its own: the acknowledgement may come before the writer waits for its record (a send can
+        // complete before its caller has registered what it waits for), and the record must not be applied first.
+        context.runOnContext(ignored -> applyIfNext(position, key, payload));
+        return Future.succeededFuture(position);
       }
       if (writable) {
         writable = false;
@@ -248,6 +254,16 @@ public final class KafkaEventLog implements EventLog {
           ? sink.decodeTombstone(position, record.key())
           : sink.decode(position, record.key(), record.value()));
     }
+  }
+
+  /** This replica's acknowledged record, applied now if every record before it is (see the class comment). */
+  private void applyIfNext(long position, String key, byte[] payload) {
+    if (position != appliedPosition + 1 || refusal != null || closed) {
+      return;
+    }
+    appliedPosition = position;
+    recordsDelivered++;
+    sink.apply(position, payload == null ? sink.decodeTombstone(position, key) : sink.decode(position, key, payload));
   }
 
   private static int formatOf(ConsumerRecord<String, byte[]> record) {

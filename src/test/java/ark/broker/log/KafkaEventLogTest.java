@@ -124,6 +124,39 @@ class KafkaEventLogTest {
   }
 
   @Test
+  void anAppendIsAppliedByItsWriterWhenAcknowledgedWithoutWaitingToReadItBack() throws Exception {
+    OpenLog writer = new OpenLog(freshTopic()).open();
+    for (int n = 1; n <= 20; n++) {
+      String payload = "{\"n\":" + n + "}";
+      long position = writer.append("k", payload);
+
+      // The next task on the log's context: by then the acknowledgement has been applied, whatever the fetch does.
+      boolean applied = writer.onContext(() -> Future.succeededFuture(writer.seen.contains(position + ":" + payload)));
+
+      assertThat(applied).as("append %d applied once acknowledged", n).isTrue();
+    }
+    writer.close();
+  }
+
+  @Test
+  void appendsBetweenAnotherWritersRecordsAreAppliedInTheLogsOrderEachOnce() throws Exception {
+    String topic = freshTopic();
+    OpenLog writer = new OpenLog(topic).open();
+    for (int round = 0; round < 10; round++) {
+      produce(topic, "other", "{\"other\":" + round + "}", "2");
+      writer.append("k", "{\"own\":" + round + "}");
+    }
+
+    OpenLog late = new OpenLog(topic).open();
+
+    assertThat(late.seen).hasSize(20);
+    Eventually.until("the writer has every record", () -> List.copyOf(writer.seen), seen -> seen.size() >= 20);
+    assertThat(writer.seen).as("in the log's order, none twice").isEqualTo(late.seen);
+    writer.close();
+    late.close();
+  }
+
+  @Test
   void aRemovedKeyIsATombstoneThatReadersReceiveWithItsKey() throws Exception {
     String topic = freshTopic();
     OpenLog writer = new OpenLog(topic).open();
