@@ -23,13 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * First one broker on its embedded log and one replica on Kafka, one after the other in the same run, each
- * loaded by the same {@link OutsideLoad} generator processes, for the ratio of their throughputs, cold and warm.
+ * First one broker on its embedded log and one replica on Kafka, each loaded by {@link OutsideLoad} generator
+ * processes of its own, for the ratio of their throughputs: cold (each alone while its JIT compiles), and warm, in
+ * measured rounds that take turns between the two.
  * Then two replicas sharing one Kafka broker, each in its own process ({@code java -jar}), a generator process on
  * each, all on this machine: create+answer pairs per second once warm, then how long an answer given on replica B
  * takes to reach a watcher on replica A, and an agent waiting in MCP tasks/result on replica A. Run with
  * {@code mvn -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.ReplicaBenchmark}
- * ({@code -Dbench.warmupPairs=10000 -Dbench.pairs=20000 -Dbench.settlingRounds=12}).
+ * ({@code -Dbench.warmupPairs=10000 -Dbench.pairs=20000 -Dbench.settlingRounds=12 -Dbench.measuredRounds=3}).
  */
 public final class ReplicaBenchmark {
   private static final int LATENCY_SAMPLES = 500;
@@ -39,31 +40,46 @@ public final class ReplicaBenchmark {
   private static final int WARMUP_PAIRS = Integer.getInteger("bench.warmupPairs", 10_000);
   private static final int PAIRS = Integer.getInteger("bench.pairs", 20_000);
   private static final int SETTLING_ROUNDS = Integer.getInteger("bench.settlingRounds", 12);
+  private static final int MEASURED_ROUNDS = Integer.getInteger("bench.measuredRounds", 3);
 
   public static void main(String[] args) throws Exception {
     Vertx vertx = Vertx.vertx();
     Path work = Files.createTempDirectory("ark-bench-replicas");
     TestKafka kafka = TestKafka.shared();
     System.out.println("1 broker on its embedded log:");
-    OneBroker embedded = oneBroker(work.resolve("embedded"), Map.of("LOG_LEVEL", "WARN"), kafka);
-    System.out.println("1 replica on Kafka:");
-    OneBroker onKafka = oneBroker(work.resolve("one-replica"), replicaEnvironment(kafka), kafka);
-    System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores; %d generator processes x %d clients,"
-        + " each creating a question and answering it%n", Machine.cores(), GENERATORS, CLIENTS_PER_GENERATOR);
-    embedded.print("embedded");
-    onKafka.print("Kafka");
-    double warmRatio = onKafka.warm().pairsPerSecond() / embedded.warm().pairsPerSecond();
-    double coldRatio = onKafka.coldPairsPerSecond() / embedded.coldPairsPerSecond();
-    System.out.printf("1 replica on Kafka / embedded log: warm %.2fx, cold %.2fx%n", warmRatio, coldRatio);
-    String ratioLimit = String.format("the broker, Kafka and %d generator processes share %d cores; broker + Kafka CPU-s per"
-        + " 10,000 pairs: embedded %.2f, Kafka %.2f + %s", GENERATORS, Machine.cores(), embedded.brokerCpu(),
-        onKafka.brokerCpu(), onKafka.kafkaCpuText());
-    ResultLine.print("1 replica on Kafka / embedded log, create+answer pairs, warm", String.format(
-        "%.0f / %.0f pairs/s = %.2fx", onKafka.warm().pairsPerSecond(), embedded.warm().pairsPerSecond(), warmRatio),
-        "≥ 0.8x", ratioLimit);
-    ResultLine.print(String.format("1 replica on Kafka / embedded log, cold (first %,d pairs)", WARMUP_PAIRS * GENERATORS),
-        String.format("%.0f / %.0f pairs/s = %.2fx", onKafka.coldPairsPerSecond(), embedded.coldPairsPerSecond(), coldRatio),
-        "–", ratioLimit);
+    try (Contender embedded = Contender.start("embedded", work.resolve("embedded"), Map.of("LOG_LEVEL", "WARN"), kafka);
+         Contender onKafka = embedded.warm().andThen("Kafka", work.resolve("one-replica"), replicaEnvironment(kafka))) {
+      System.out.println("1 replica on Kafka:");
+      onKafka.warm();
+      // The same number of questions stored in both when measured: the one that settled sooner runs more rounds.
+      while (embedded.rounds < onKafka.rounds) {
+        embedded.extraRound();
+      }
+      while (onKafka.rounds < embedded.rounds) {
+        onKafka.extraRound();
+      }
+      System.out.printf("measured rounds, taking turns (%d each):%n", MEASURED_ROUNDS);
+      for (int round = 1; round <= MEASURED_ROUNDS; round++) {
+        embedded.measureRound();
+        onKafka.measureRound();
+      }
+      System.out.printf("%n1 broker, embedded log vs 1 replica on Kafka, %d cores; %d generator processes x %d clients,"
+          + " each creating a question and answering it%n", Machine.cores(), GENERATORS, CLIENTS_PER_GENERATOR);
+      embedded.print();
+      onKafka.print();
+      double warmRatio = onKafka.warmPairsPerSecond() / embedded.warmPairsPerSecond();
+      double coldRatio = onKafka.coldPairsPerSecond / embedded.coldPairsPerSecond;
+      System.out.printf("1 replica on Kafka / embedded log: warm %.2fx, cold %.2fx%n", warmRatio, coldRatio);
+      String ratioLimit = String.format("the broker, Kafka and %d generator processes share %d cores; broker + Kafka"
+          + " CPU-s per 10,000 pairs: embedded %.2f, Kafka %.2f + %s", GENERATORS, Machine.cores(),
+          embedded.cpuPer10k(embedded.brokerCpu), onKafka.cpuPer10k(onKafka.brokerCpu), onKafka.kafkaCpuText());
+      ResultLine.print(String.format("1 replica on Kafka / embedded log, create+answer pairs, warm (%d rounds each, taking"
+              + " turns)", MEASURED_ROUNDS), String.format("%.0f / %.0f pairs/s = %.2fx", onKafka.warmPairsPerSecond(),
+          embedded.warmPairsPerSecond(), warmRatio), "≥ 0.8x", ratioLimit);
+      ResultLine.print(String.format("1 replica on Kafka / embedded log, cold (first %,d pairs)", WARMUP_PAIRS * GENERATORS),
+          String.format("%.0f / %.0f pairs/s = %.2fx", onKafka.coldPairsPerSecond, embedded.coldPairsPerSecond, coldRatio),
+          "–", ratioLimit);
+    }
     Map<String, String> environment = replicaEnvironment(kafka);
     int portA = BrokerProcess.freePort();
     int portB = BrokerProcess.freePort();
@@ -99,29 +115,6 @@ public final class ReplicaBenchmark {
     }
   }
 
-  /**
-   * One broker process started with {@code environment}, loaded by {@link OutsideLoad} processes: pairs per second
-   * while the JIT compilers of the broker (and of Kafka) are at work and after, with the CPU of every process
-   * involved per 10,000 warm pairs.
-   */
-  private static OneBroker oneBroker(Path dataDir, Map<String, String> environment, TestKafka kafka) throws Exception {
-    int port = BrokerProcess.freePort();
-    try (BrokerProcess broker = BrokerProcess.start(dataDir, port, environment);
-         OutsideLoad load = OutsideLoad.start(List.of(port), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS, PAIRS, dataDir)) {
-      double coldSeconds = load.awaitWarm();
-      int rounds = load.settle(withKafka(kafka, broker.pid()), SETTLING_ROUNDS);
-      double brokerBefore = Machine.cpuSeconds(broker.pid());
-      double kafkaBefore = kafkaCpuSeconds(kafka);
-      double loadBefore = load.cpuSeconds();
-      OutsideLoad.Measured warm = load.measure();
-      double per10k = 10_000.0 / warm.pairs();
-      return new OneBroker(WARMUP_PAIRS * GENERATORS / coldSeconds, rounds, warm,
-          (Machine.cpuSeconds(broker.pid()) - brokerBefore) * per10k,
-          (kafkaCpuSeconds(kafka) - kafkaBefore) * per10k,
-          (load.cpuSeconds() - loadBefore) * per10k);
-    }
-  }
-
   /** Replicas of a cluster of their own (its own topics), quiet logs. */
   static Map<String, String> replicaEnvironment(TestKafka kafka) {
     Map<String, String> environment = new HashMap<>(BrokerProcess.environmentOf(kafka.cluster()));
@@ -142,18 +135,98 @@ public final class ReplicaBenchmark {
     return kafka.pid().isPresent() ? Machine.cpuSeconds(kafka.pid().getAsLong()) : Double.NaN;
   }
 
-  /** One broker's run: cold and warm throughput, and CPU-seconds per 10,000 warm pairs (Kafka's NaN if unknown). */
-  private record OneBroker(double coldPairsPerSecond, int settlingRounds, OutsideLoad.Measured warm, double brokerCpu, double kafkaCpu,
-                           double generatorCpu) {
-    String kafkaCpuText() {
-      return Double.isNaN(kafkaCpu) ? "unknown (in a container)" : String.format("%.2f", kafkaCpu);
+  /**
+   * One broker process started with {@code environment} and its {@link OutsideLoad} processes, kept up so that its
+   * measured rounds can take turns with another's (the speed of a shared machine drifts over minutes; taking turns
+   * exposes both to the same drift). Counts pairs per second while the JIT compilers of the broker (and of Kafka)
+   * are at work and after, and the CPU of every process involved in the measured rounds.
+   */
+  private static final class Contender implements AutoCloseable {
+    private final String label;
+    private final BrokerProcess broker;
+    private final OutsideLoad load;
+    private final TestKafka kafka;
+    private double coldPairsPerSecond;
+    private int rounds;
+    private int pairs;
+    private double seconds;
+    private long errors;
+    private double brokerCpu;
+    private double kafkaCpu;
+    private double generatorCpu;
+
+    private Contender(String label, BrokerProcess broker, OutsideLoad load, TestKafka kafka) {
+      this.label = label;
+      this.broker = broker;
+      this.load = load;
+      this.kafka = kafka;
     }
 
-    void print(String label) {
-      System.out.printf("%-9s cold (first %,d pairs) %5.0f pairs/s; warm (after %d rounds of %,d) %5.0f pairs/s (create %s; answer %s), %d errors;"
-              + " CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", label,
-          WARMUP_PAIRS * GENERATORS, coldPairsPerSecond, settlingRounds, PAIRS, warm.pairsPerSecond(), warm.creates().summary(),
-          warm.answers().summary(), warm.errors(), brokerCpu, kafkaCpuText(), generatorCpu);
+    /** Starts the broker and its generators, which begin their cold pairs at once. */
+    static Contender start(String label, Path dataDir, Map<String, String> environment, TestKafka kafka) throws Exception {
+      int port = BrokerProcess.freePort();
+      BrokerProcess broker = BrokerProcess.start(dataDir, port, environment);
+      return new Contender(label, broker,
+          OutsideLoad.start(List.of(port), GENERATORS, CLIENTS_PER_GENERATOR, WARMUP_PAIRS, PAIRS, dataDir), kafka);
+    }
+
+    /** The cold figure, then rounds until the JIT compilers are done (printed as settling rounds). */
+    Contender warm() throws Exception {
+      coldPairsPerSecond = WARMUP_PAIRS * GENERATORS / load.awaitWarm();
+      rounds = load.settle(withKafka(kafka, broker.pid()), SETTLING_ROUNDS);
+      return this;
+    }
+
+    /** The next contender, started once this one is warm, so that each one's cold figure is its own. */
+    Contender andThen(String nextLabel, Path dataDir, Map<String, String> environment) throws Exception {
+      return start(nextLabel, dataDir, environment, kafka);
+    }
+
+    void extraRound() throws Exception {
+      System.out.printf("  %s, one more round for as many stored questions: %.0f pairs/s%n", label,
+          load.measure().pairsPerSecond());
+      rounds++;
+    }
+
+    void measureRound() throws Exception {
+      double brokerBefore = Machine.cpuSeconds(broker.pid());
+      double kafkaBefore = kafkaCpuSeconds(kafka);
+      double loadBefore = load.cpuSeconds();
+      OutsideLoad.Measured measured = load.measure();
+      brokerCpu += Machine.cpuSeconds(broker.pid()) - brokerBefore;
+      kafkaCpu += kafkaCpuSeconds(kafka) - kafkaBefore;
+      generatorCpu += load.cpuSeconds() - loadBefore;
+      pairs += measured.pairs();
+      seconds += measured.seconds();
+      errors += measured.errors();
+      System.out.printf("  %-8s %5.0f pairs/s (create %s; answer %s)%n", label, measured.pairsPerSecond(),
+          measured.creates().summary(), measured.answers().summary());
+    }
+
+    double warmPairsPerSecond() {
+      return pairs / seconds;
+    }
+
+    double cpuPer10k(double cpuSeconds) {
+      return cpuSeconds * 10_000.0 / pairs;
+    }
+
+    String kafkaCpuText() {
+      return Double.isNaN(kafkaCpu) ? "unknown (in a container)" : String.format("%.2f", cpuPer10k(kafkaCpu));
+    }
+
+    void print() {
+      System.out.printf("%-9s cold (first %,d pairs) %5.0f pairs/s; warm (%d rounds of %,d after %d settling) %5.0f"
+              + " pairs/s, %d errors; CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", label,
+          WARMUP_PAIRS * GENERATORS, coldPairsPerSecond, MEASURED_ROUNDS, PAIRS, rounds, warmPairsPerSecond(), errors,
+          cpuPer10k(brokerCpu), kafkaCpuText(), cpuPer10k(generatorCpu));
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (BrokerProcess stopping = broker) {
+        load.close();
+      }
     }
   }
 
@@ -162,7 +235,10 @@ public final class ReplicaBenchmark {
         new PoolOptions().setHttp1MaxSize(64));
   }
 
-  /** A watch on A; a question created on A, then answered on B: from sending the answer to A's watcher seeing it. */
+  /**
+   * A watch on A; a question created on A, then answered on B once B shows it (as a person answers what their
+   * dashboard shows): from sending the answer to A's watcher seeing it.
+   */
   private static Percentiles answerOnBSeenOnA(HttpClient onA, HttpClient onB) throws Exception {
     String recipient = "ark://users/latency";
     Map<String, Promise<Long>> seen = new ConcurrentHashMap<>();
@@ -182,6 +258,7 @@ public final class ReplicaBenchmark {
           "{\"recipient\":\"" + recipient + "\",\"content\":\"How fast is this? " + i + "\"}")).getString("id");
       Promise<Long> arrived = Promise.promise();
       seen.put(id, arrived);
+      send(onB, HttpMethod.GET, "/questions/" + id, null);
       long sent = System.nanoTime();
       send(onB, HttpMethod.PATCH, "/questions/" + id, "{\"response\":\"fast\"}");
       latency.add(arrived.future().await(10, TimeUnit.SECONDS) - sent);
@@ -190,7 +267,10 @@ public final class ReplicaBenchmark {
     return latency;
   }
 
-  /** An agent's task on A, waiting in tasks/result on A; answered over REST on B: from the answer to the result. */
+  /**
+   * An agent's task on A, waiting in tasks/result on A; answered over REST on B once B shows it: from the answer to
+   * the result.
+   */
   private static Percentiles answerOnBToTaskResultOnA(HttpClient mcpOnA, HttpClient onB) throws Exception {
     String session = McpBenchmark.post(mcpOnA, null, McpBenchmark.rpc(1, "initialize", new JsonObject()
             .put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject())
@@ -218,6 +298,7 @@ public final class ReplicaBenchmark {
             }
           })::feed))
           .await(10, TimeUnit.SECONDS);
+      send(onB, HttpMethod.GET, "/questions/" + taskId, null);
       long sent = System.nanoTime();
       send(onB, HttpMethod.PATCH, "/questions/" + taskId, "{\"response\":\"here\"}");
       latency.add(result.future().await(10, TimeUnit.SECONDS) - sent);
@@ -228,7 +309,7 @@ public final class ReplicaBenchmark {
   private static String send(HttpClient http, HttpMethod method, String uri, String body) throws Exception {
     Future<String> response = http.request(new RequestOptions().setMethod(method).setURI(uri)
             .putHeader("Content-Type", "application/json"))
-        .compose(request -> request.send(body))
+        .compose(request -> body == null ? request.send() : request.send(body))
         .compose(reply -> reply.body().map(buffer -> {
           if (reply.statusCode() / 100 != 2 || buffer.length() == 0) {
             throw new IllegalStateException(method + " " + uri + " answered " + reply.statusCode() + ": " + buffer);
