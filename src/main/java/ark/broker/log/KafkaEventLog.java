@@ -248,22 +248,22 @@ public final class KafkaEventLog implements EventLog {
         refuse(position, format);
         return;
       }
-      appliedPosition = position;
-      recordsDelivered++;
-      sink.apply(position, record.value() == null
-          ? sink.decodeTombstone(position, record.key())
-          : sink.decode(position, record.key(), record.value()));
+      apply(position, record.key(), record.value());
     }
   }
 
   /** This replica's acknowledged record, applied now if every record before it is (see the class comment). */
   private void applyIfNext(long position, String key, byte[] payload) {
-    if (position != appliedPosition + 1 || refusal != null || closed) {
-      return;
+    if (position == appliedPosition + 1 && refusal == null && !closed) {
+      apply(position, key, payload);
     }
+  }
+
+  /** The record at {@code position} (a tombstone when {@code value} is null), to the sink, as the next applied. */
+  private void apply(long position, String key, byte[] value) {
     appliedPosition = position;
     recordsDelivered++;
-    sink.apply(position, payload == null ? sink.decodeTombstone(position, key) : sink.decode(position, key, payload));
+    sink.apply(position, value == null ? sink.decodeTombstone(position, key) : sink.decode(position, key, value));
   }
 
   private static int formatOf(ConsumerRecord<String, byte[]> record) {
