@@ -3,8 +3,8 @@
 #   docker build -t ark-broker .     (docker-compose.yml builds it too)
 # The base images are arguments, for a registry mirror or images of your own (ImageIT builds with Debian's):
 #   docker build --build-arg BUILD_IMAGE=... --build-arg RUNTIME_IMAGE=... -t ark-broker .
-# Any build image with a JDK 17 and Maven on its PATH will do; any runtime image with a Java 17 runtime, bash,
-# groupadd and useradd.
+# Any build image with a JDK 17 and Maven on its PATH will do; any runtime image with a Java 17 runtime (17.0.9 or
+# later, for -XX:TrimNativeHeapInterval), bash, groupadd and useradd.
 ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
 ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
 
@@ -39,4 +39,5 @@ ENV HTTP_HOST=0.0.0.0 \
     STORE_DATA_DIR=/data
 VOLUME /data
 EXPOSE 8080 8081
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:SharedArchiveFile=/app/ark-broker.jsa", "-jar", "/app/ark-broker.jar"]
+# Every second the JVM gives back to the system the memory its JIT compilers freed (docs/configuration.md#jvm-options).
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:TrimNativeHeapInterval=1000", "-XX:SharedArchiveFile=/app/ark-broker.jsa", "-jar", "/app/ark-broker.jar"]

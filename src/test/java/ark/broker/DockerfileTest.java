@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Dockerfile builds from this repository as it is: every file it copies from the build context exists and
  * gets past .dockerignore (a build fails at its first step otherwise), its base images are build arguments with
- * defaults, and its entrypoint is in exec form, so the JVM is process 1 and receives the SIGTERM that drains it.
+ * defaults, and its entrypoint is in exec form, so the JVM is process 1 and receives the SIGTERM that drains it, with
+ * options this JDK's JVM starts with.
  * Runs everywhere; {@code ImageIT} builds and runs the image for real where the machine can.
  */
 class DockerfileTest {
@@ -62,6 +63,17 @@ class DockerfileTest {
   void theEntrypointIsExecFormSoTheJvmReceivesSigterm() throws IOException {
     assertThat(instructions()).filteredOn(line -> line.startsWith("ENTRYPOINT ")).singleElement().asString()
         .startsWith("ENTRYPOINT [\"java\"");
+  }
+
+  @Test
+  void theJvmStartsWithTheEntrypointsOptionsAndGivesFreedNativeMemoryBack() throws Exception {
+    String entrypoint = instructions().stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
+    List<String> options = Arrays.stream(entrypoint.substring(entrypoint.indexOf('[') + 1, entrypoint.lastIndexOf(']'))
+            .split(",")).map(word -> word.strip().replace("\"", ""))
+        .filter(word -> word.startsWith("-X") && !word.startsWith("-XX:SharedArchiveFile=")).toList();
+
+    assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
+    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]");
   }
 
   @Test

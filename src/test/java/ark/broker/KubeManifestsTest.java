@@ -205,6 +205,14 @@ class KubeManifestsTest {
   }
 
   @Test
+  void theJvmStartsWithThePodsOptionsAndGivesFreedNativeMemoryBack() throws Exception {
+    List<String> options = List.of(environment().get(JVM_VARIABLE).split(" "));
+
+    assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
+    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]");
+  }
+
+  @Test
   void portsPathsAndSettingsMatchWhatTheBrokerServes(@TempDir Path dataDir) throws Exception {
     // The configuration a pod runs with: the defaults, overridden by the manifests' environment.
     JsonObject effective = ConfigLoader.applyEnvironment(defaults(), environment());

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SseFanoutBenchmark {
   private static final String RECIPIENT = "ark://users/fanout";
+  private static final int SETTLE_SECONDS = 10;
 
   public static void main(String[] args) throws Exception {
     boolean quick = Boolean.getBoolean("bench.quick");
@@ -137,13 +138,28 @@ public final class SseFanoutBenchmark {
     double sinceReady = Machine.cpuSeconds(pid) - cpuAtReady;
     String roles = Machine.describeRoles(rolesAtReady, Machine.cpuSecondsByRole(pid), 1);
     long[] resident = Machine.residentMebibytes(pid);
+    long settled = settledResidentMebibytes(pid);
     String value = String.format("%.1f µs of broker CPU per delivery since ready (%,d deliveries, %.2f CPU-s; %.2f CPU-s "
-        + "since its start); RSS %d MiB, peak %d MiB", sinceReady * 1e6 / Math.max(1, delivered), delivered, sinceReady,
-        Machine.cpuSeconds(pid), resident[0], resident[1]);
+        + "since its start); RSS %d MiB, %d MiB %d s later with the watchers still connected, peak %d MiB",
+        sinceReady * 1e6 / Math.max(1, delivered), delivered, sinceReady, Machine.cpuSeconds(pid), resident[0], settled,
+        SETTLE_SECONDS, resident[1]);
     System.out.printf("%nwhole run: %s; broker CPU-s by thread since ready: %s%n", value, roles);
     ResultLine.print(String.format("SSE fan-out, %,d watchers, whole run (%s)", watchers,
         warmupChanges == 0 ? "cold: connects and the first changes included" : "connects and a warm-up round included"),
         value, "", "broker CPU-s by thread: " + roles + "; started with -Xmx1g; " + Machine.describe());
+  }
+
+  /**
+   * The broker's resident memory once it has been idle for {@link #SETTLE_SECONDS}: the JIT compiles for a while after
+   * the last change and the JVM hands its compilers' memory back to the system in its own time (every 5 s at most).
+   */
+  private static long settledResidentMebibytes(long pid) {
+    try {
+      TimeUnit.SECONDS.sleep(SETTLE_SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return Machine.residentMebibytes(pid)[0];
   }
 
   /**
