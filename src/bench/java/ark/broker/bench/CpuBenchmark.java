@@ -18,7 +18,7 @@ import java.util.Map;
  * at work) and for the measured pairs (warm: after rounds of them until the JIT compiler took at most a tenth of
  * the broker's CPU), each split by what its threads do.
  * {@code -Dbench.jfr=target/broker.jfr} records the broker with Java Flight Recorder (profile settings) for
- * {@link HotMethods} to read.
+ * {@link HotMethods} to read; {@code -Dbench.brokerJavaOptions} adds JVM options (a collector, a heap size).
  */
 public final class CpuBenchmark {
   public static void main(String[] args) throws Exception {
@@ -34,10 +34,11 @@ public final class CpuBenchmark {
     // BrokerProcess quiets the access log for tests; this measures the broker as it is configured out of the box.
     Map<String, String> environment = new HashMap<>(Map.of("LOG_LEVEL", "INFO", "ACCESS_LOG_LEVEL", "INFO"));
     String jfr = System.getProperty("bench.jfr");
-    if (jfr != null) {
-      // The JVM reads JAVA_TOOL_OPTIONS itself, so the broker process is started exactly as without it.
-      environment.put("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,filename="
-          + Path.of(jfr).toAbsolutePath());
+    // The JVM reads JAVA_TOOL_OPTIONS itself, so the broker process is started exactly as without it.
+    String javaOptions = (System.getProperty("bench.brokerJavaOptions", "") + (jfr == null ? ""
+        : " -XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath())).strip();
+    if (!javaOptions.isEmpty()) {
+      environment.put("JAVA_TOOL_OPTIONS", javaOptions);
     }
     try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
       Map<String, Double> atStart = Machine.cpuSecondsByRole(broker.pid());
