@@ -79,6 +79,9 @@ public final class CpuBenchmark {
         System.out.printf("warm-up, %d pairs from a fresh broker: %.2f CPU-seconds per 10,000 pairs; by thread role: %s%n",
             warmedWith, coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, afterWarmUp, 10_000.0 / warmedWith));
         System.out.printf("generators' CPU: %.2f s, %.2f CPU-seconds per 10,000 pairs%n", loadCpu, loadCpu * 10_000 / done);
+        long[] resident = Machine.residentMebibytes(broker.pid());
+        System.out.printf("broker's resident memory after the measured pairs: %d MiB, peak %d MiB%n", resident[0],
+            resident[1]);
         System.out.printf("create  %s%nanswer  %s%n", creates.summary(), answers.summary());
         System.out.println("limited by: the broker and the generators sharing these cores (and anything else running),"
             + " and an fsync per write");
@@ -96,6 +99,9 @@ public final class CpuBenchmark {
             String.format("%.2f CPU-s (%s)", coldCpu * 10_000 / warmedWith, Machine.describeRoles(atStart, afterWarmUp, 10_000.0 / warmedWith)), "–", limit);
         ResultLine.print("REST create+answer pairs, outside generators", String.format("%.0f pairs/s; create %s; answer %s",
             done / seconds, creates.summary(), answers.summary()), "–", limit);
+        ResultLine.print(String.format("Broker's resident memory after %,d pairs, every question kept",
+                warmedWith + (rounds + 1) * done), String.format("%d MiB (peak %d MiB)", resident[0], resident[1]), "–",
+            "-Xmx1g: the collector sizes the heap to it; " + limit);
       }
     }
   }
