@@ -108,7 +108,10 @@ final class Machine {
   }
 
   private static String role(String thread) {
-    if (thread.startsWith("vert.x-eventloo") || thread.startsWith("vert.x-worker") || thread.startsWith("vert.x-interna")) {
+    if (thread.startsWith("vert.x-worker")) {
+      return "workers";
+    }
+    if (thread.startsWith("vert.x-eventloo") || thread.startsWith("vert.x-interna")) {
       return "requests";
     }
     if (thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler")) {

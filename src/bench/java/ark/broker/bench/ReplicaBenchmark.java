@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -155,6 +156,7 @@ public final class ReplicaBenchmark {
     private double brokerCpu;
     private double kafkaCpu;
     private double generatorCpu;
+    private final Map<String, Double> brokerCpuByRole = new TreeMap<>();
 
     private Contender(String label, BrokerProcess broker, OutsideLoad load, TestKafka kafka) {
       this.label = label;
@@ -191,10 +193,13 @@ public final class ReplicaBenchmark {
 
     void measureRound() throws Exception {
       double brokerBefore = Machine.cpuSeconds(broker.pid());
+      Map<String, Double> rolesBefore = Machine.cpuSecondsByRole(broker.pid());
       double kafkaBefore = kafkaCpuSeconds(kafka);
       double loadBefore = load.cpuSeconds();
       OutsideLoad.Measured measured = load.measure();
       brokerCpu += Machine.cpuSeconds(broker.pid()) - brokerBefore;
+      Machine.cpuSecondsByRole(broker.pid()).forEach((role, seconds) ->
+          brokerCpuByRole.merge(role, seconds - rolesBefore.getOrDefault(role, 0.0), Double::sum));
       kafkaCpu += kafkaCpuSeconds(kafka) - kafkaBefore;
       generatorCpu += load.cpuSeconds() - loadBefore;
       pairs += measured.pairs();
@@ -221,6 +226,8 @@ public final class ReplicaBenchmark {
               + " pairs/s, %d errors; CPU-s per 10,000 warm pairs: broker %.2f, Kafka %s, generators %.2f%n", label,
           WARMUP_PAIRS * GENERATORS, coldPairsPerSecond, MEASURED_ROUNDS, PAIRS, rounds, warmPairsPerSecond(), errors,
           cpuPer10k(brokerCpu), kafkaCpuText(), cpuPer10k(generatorCpu));
+      System.out.printf("%-9s the broker's CPU-s per 10,000 warm pairs by thread role: %s%n", label,
+          Machine.describeRoles(Map.of(), brokerCpuByRole, 10_000.0 / pairs));
     }
 
     @Override

@@ -5,15 +5,17 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.consumer.KafkaReadStream;
-import io.vertx.kafka.client.producer.KafkaWriteStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -54,6 +56,7 @@ public final class KafkaEventLog implements EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaEventLog.class);
   private static final Duration POLL = Duration.ofMillis(250);
   private static final long RETRY_MILLIS = 500;
+  private static final long METADATA_RETRY_MILLIS = 10;
 
   private final Vertx vertx;
   private final KafkaLogSettings settings;
@@ -65,7 +68,7 @@ public final class KafkaEventLog implements EventLog {
   private Context context;
   private RecordSink<Object> sink;
   private Admin admin;
-  private KafkaWriteStream<String, byte[]> producer;
+  private KafkaProducer<String, byte[]> producer;
   private KafkaReadStream<String, byte[]> consumer;
   /** The consumer's position: every record below this offset has been delivered. */
   private long delivered;
@@ -95,10 +98,8 @@ public final class KafkaEventLog implements EventLog {
           return null;
         })
         .compose(ready -> endOffset())
-        .compose(end -> {
-          producer = KafkaWriteStream.create(vertx, settings.producer(), new StringSerializer(), new ByteArraySerializer());
-          // Failed sends are reported through their futures; this keeps them out of the context's error log.
-          producer.exceptionHandler(failure -> { });
+        .compose(end -> vertx.executeBlocking(this::openProducer).compose(opened -> {
+          producer = opened;
           consumer = KafkaReadStream.create(vertx, settings.consumer(), new StringDeserializer(), new ByteArrayDeserializer());
           return consumer.assign(Set.of(partition))
               .compose(assigned -> consumer.seekToBeginning(Set.of(partition)))
@@ -109,11 +110,12 @@ public final class KafkaEventLog implements EventLog {
               .onSuccess(caughtUp -> LOG.info("Kafka topic {} at {} replayed: {} records up to position {} in {} ms",
                   settings.topic(), settings.bootstrapServers(), recordsDelivered, appliedPosition,
                   (System.nanoTime() - started) / 1_000_000));
-        })
+        }))
         .recover(failure -> close().transform(closed -> Future.failedFuture(failure)));
   }
 
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // the send's callback reports its outcome
   public Future<Long> append(String key, byte[] payload) {
     if (producer == null || closed) {
       return Future.failedFuture(new LogUnavailableException("Kafka topic " + settings.topic() + " is not open", null));
@@ -123,26 +125,57 @@ public final class KafkaEventLog implements EventLog {
     }
     ProducerRecord<String, byte[]> record = new ProducerRecord<>(settings.topic(), 0, key, payload,
         List.<Header>of(new RecordHeader(FormatVersion.KAFKA_HEADER, FormatVersion.CURRENT_BYTES)));
-    return producer.send(record).transform(sent -> {
-      if (sent.succeeded()) {
-        if (!writable) {
-          writable = true;
-          LOG.info("Kafka acknowledges writes to {} again", settings.topic());
+    Promise<Long> acknowledged = Promise.promise();
+    producer.send(record, (metadata, failure) -> context.runOnContext(ignored ->
+        acknowledged(metadata, failure, key, payload, acknowledged)));
+    return acknowledged.future();
+  }
+
+  private void acknowledged(RecordMetadata metadata, Exception failure, String key, byte[] payload,
+                            Promise<Long> acknowledged) {
+    if (failure == null) {
+      if (!writable) {
+        writable = true;
+        LOG.info("Kafka acknowledges writes to {} again", settings.topic());
+      }
+      long position = metadata.offset() + 1;
+      // A task of its own: the writer registers what it waits for when its append completes, and the record must
+      // not be applied before that.
+      context.runOnContext(ignored -> applyIfNext(position, key, payload));
+      acknowledged.complete(position);
+      return;
+    }
+    if (writable) {
+      writable = false;
+      LOG.warn("Kafka did not acknowledge a write to {}: {}; writes fail with 503 until it does, reads serve"
+          + " what this replica has", settings.topic(), failure.getMessage());
+    }
+    acknowledged.fail(new LogUnavailableException("Kafka did not acknowledge the write: " + failure.getMessage(), failure));
+  }
+
+  /**
+   * The producer, sent to straight from the event loop: its sends never wait ({@code max.block.ms} 0; a full buffer
+   * fails the append instead) and the topic's metadata, which a send would otherwise wait for, is loaded here and
+   * kept. Runs on a worker.
+   */
+  private KafkaProducer<String, byte[]> openProducer() throws InterruptedException {
+    KafkaProducer<String, byte[]> opened = new KafkaProducer<>(settings.producer(), new StringSerializer(),
+        new ByteArraySerializer());
+    long deadline = System.nanoTime() + settings.setupTimeoutMillis() * 1_000_000;
+    while (true) {
+      try {
+        opened.partitionsFor(settings.topic());
+        return opened;
+      } catch (TimeoutException notYet) {
+        // Asking started a metadata request; it is answered in a few milliseconds when Kafka is up.
+        if (System.nanoTime() > deadline) {
+          opened.close(Duration.ZERO);
+          throw new LogUnavailableException("Kafka did not describe topic " + settings.topic() + " within "
+              + settings.setupTimeoutMillis() + " ms", notYet);
         }
-        long position = sent.result().offset() + 1;
-        // A task of its own: the acknowledgement may come before the writer waits for its record (a send can
-        // complete before its caller has registered what it waits for), and the record must not be applied first.
-        context.runOnContext(ignored -> applyIfNext(position, key, payload));
-        return Future.succeededFuture(position);
+        Thread.sleep(METADATA_RETRY_MILLIS);
       }
-      if (writable) {
-        writable = false;
-        LOG.warn("Kafka did not acknowledge a write to {}: {}; writes fail with 503 until it does, reads serve"
-            + " what this replica has", settings.topic(), sent.cause().getMessage());
-      }
-      return Future.failedFuture(new LogUnavailableException("Kafka did not acknowledge the write: "
-          + sent.cause().getMessage(), sent.cause()));
-    });
+    }
   }
 
   @Override
@@ -189,7 +222,10 @@ public final class KafkaEventLog implements EventLog {
       closing.add(consumer.close());
     }
     if (producer != null) {
-      closing.add(producer.close(settings.deliveryTimeoutMillis()));
+      closing.add(vertx.executeBlocking(() -> {
+        producer.close(Duration.ofMillis(settings.deliveryTimeoutMillis()));
+        return null;
+      }));
     }
     if (admin != null) {
       closing.add(vertx.executeBlocking(() -> {

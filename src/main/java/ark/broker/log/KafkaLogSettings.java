@@ -11,7 +11,7 @@ import java.util.Map;
  * @param replicationFactor for a topic the broker creates; -1 leaves it to the Kafka cluster's default
  * @param minCompactionLagMillis for a topic the broker creates: how long records stay before compaction
  *     may drop them, which is how long a watcher can resume and a lost race can be repaired
- * @param requestTimeoutMillis how long one request to Kafka may take, and sending may block
+ * @param requestTimeoutMillis how long one request to Kafka may take
  * @param deliveryTimeoutMillis how long an append may take in all, retries included, before it fails
  * @param catchUpTimeoutMillis how long a replica waits to catch up before it answers from what it has
  * @param retention null for a topic of keyed state, which Kafka compacts (questions, sessions); else how long and
@@ -28,6 +28,9 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
    */
   public record Retention(long millis, long bytes) {
   }
+
+  /** A century: the producer keeps the topic's metadata for as long as the broker runs. */
+  private static final long METADATA_KEPT_MILLIS = 36_500L * 24 * 60 * 60 * 1000;
 
   /** @param topicKey the key in the {@code kafka} section that names this log's topic, a compacted one */
   public static KafkaLogSettings from(JsonObject kafka, String topicKey) {
@@ -70,7 +73,10 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     config.put("linger.ms", (int) lingerMillis);
     // Appends are pipelined (many in flight, each answered when read back): they share produce requests.
     config.put("batch.size", 256 * 1024);
-    config.put("max.block.ms", requestTimeoutMillis);
+    // Sends come from the event loop and must never wait there: a full buffer fails the append at once, and the
+    // topic's metadata, loaded when the log opens, is kept however long the topic sees no write.
+    config.put("max.block.ms", 0);
+    config.put("metadata.max.idle.ms", METADATA_KEPT_MILLIS);
     config.put("delivery.timeout.ms", (int) Math.max(deliveryTimeoutMillis, requestTimeoutMillis + lingerMillis));
     return config;
   }
