@@ -79,9 +79,10 @@ final class Machine {
   }
 
   /**
-   * CPU-seconds a process's threads have used so far, by what they do: request handling (Vert.x event loops and
-   * workers), the JIT compiler, the garbage collector, the log writer, the Kafka client, logging, and the rest. Threads that ended
-   * are not counted, so compare two readings of a process whose threads live on.
+   * CPU-seconds a process's threads have used so far, by what they do: request handling (Vert.x event loops), blocking
+   * work (Vert.x worker threads, its own and its internal ones), the JIT compiler, the garbage collector, the log
+   * writer, the Kafka client, logging, and the rest. Threads that ended are not counted, so compare two readings of a
+   * process whose threads live on.
    */
   static Map<String, Double> cpuSecondsByRole(long pid) {
     Map<String, Double> byRole = new TreeMap<>();
@@ -108,10 +109,10 @@ final class Machine {
   }
 
   private static String role(String thread) {
-    if (thread.startsWith("vert.x-worker")) {
+    if (thread.startsWith("vert.x-worker") || thread.startsWith("vert.x-interna")) {
       return "workers";
     }
-    if (thread.startsWith("vert.x-eventloo") || thread.startsWith("vert.x-interna")) {
+    if (thread.startsWith("vert.x-eventloo")) {
       return "requests";
     }
     if (thread.startsWith("C1 Compiler") || thread.startsWith("C2 Compiler")) {
