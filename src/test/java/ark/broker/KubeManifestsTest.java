@@ -137,7 +137,7 @@ class KubeManifestsTest {
     Map<String, String> settings = brokerSettings(kafka).getData();
     assertThat(settings.get("KAFKA_BOOTSTRAP_SERVERS")).isNotBlank();
     assertThat(settings.keySet().stream().filter(name -> name.startsWith("KAFKA_"))).isSubsetOf(settingVariables());
-    assertThat(kafka).filteredOn(object -> object.getKind().equals("KafkaTopic")).hasSize(4);
+    assertThat(kafka).filteredOn(object -> object.getKind().equals("KafkaTopic")).hasSize(6);
     // Everything else is the base's.
     assertThat(kinds(kafka)).containsAll(kinds(rendered(K8S)));
   }
@@ -420,11 +420,12 @@ class KubeManifestsTest {
     JsonObject kafka = ConfigLoader.applyEnvironment(defaults(), brokerSettings(overlay).getData()).getJsonObject("kafka");
 
     assertThat(specs).containsOnlyKeys(kafka.getString("questionsTopic"), kafka.getString("sessionsTopic"),
-        kafka.getString("memoryTopic"), kafka.getString("streamsTopic"));
+        kafka.getString("memoryTopic"), kafka.getString("streamsTopic"), kafka.getString("eventsTopic"),
+        kafka.getString("tracesTopic"));
     // The broker refuses a topic of keyed state that deletes by age, one it only appends to that compacts, and any
     // with more than one partition; Kafka keeps at least what the broker's stores keep.
     JsonObject effective = ConfigLoader.applyEnvironment(defaults(), brokerSettings(overlay).getData());
-    for (String store : List.of("memory", "streams")) {
+    for (String store : List.of("memory", "streams", "traces", "events")) {
       JsonNode config = specs.get(kafka.getString(store + "Topic")).path("config");
       assertThat(config.path("cleanup.policy").asText()).as(store).isEqualTo("delete");
       assertThat(config.path("retention.ms").asLong()).as(store)
@@ -432,12 +433,22 @@ class KubeManifestsTest {
       assertThat(config.path("retention.bytes").asLong()).as(store)
           .isGreaterThanOrEqualTo(effective.getJsonObject(store).getLong("maxBytes"));
     }
+    // The events topic holds the sessions' facts too.
+    JsonNode events = specs.get(kafka.getString("eventsTopic")).path("config");
+    assertThat(events.path("retention.ms").asLong()).as("events")
+        .isGreaterThanOrEqualTo(effective.getJsonObject("querySessions").getLong("maxAgeSeconds") * 1000);
+    assertThat(events.path("retention.bytes").asLong()).as("events")
+        .isGreaterThanOrEqualTo(effective.getJsonObject("events").getLong("maxBytes")
+            + effective.getJsonObject("querySessions").getLong("maxBytes"));
     for (String store : List.of("questions", "sessions")) {
       assertThat(specs.get(kafka.getString(store + "Topic")).path("config").path("cleanup.policy").asText()).as(store)
           .isEqualTo("compact");
     }
     assertThat(specs.values()).allSatisfy(spec -> {
       assertThat(spec.path("partitions").asInt()).isEqualTo(1);
+      // Else Kafka refuses the larger records the broker writes (it warns at start, and those writes get 413).
+      assertThat(spec.path("config").path("max.message.bytes").asLong()).as("max.message.bytes")
+          .isGreaterThanOrEqualTo(kafka.getLong("maxRecordBytes"));
       // A one-broker dev cluster takes them: copies and in-sync copies follow the cluster's own defaults.
       assertThat(spec.path("replicas").asInt(1)).as("replicas").isEqualTo(1);
       assertThat(spec.path("config").path("min.insync.replicas").asInt(1)).as("min.insync.replicas").isEqualTo(1);

@@ -1,6 +1,7 @@
 package ark.broker.bus;
 
 import ark.broker.auth.AuthFailure;
+import ark.broker.log.LogRecordTooLargeException;
 import ark.broker.log.LogUnavailableException;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionConflictException;
@@ -83,6 +84,9 @@ public final class StoreFailure extends RuntimeException {
   public static StoreFailure of(Throwable failure) {
     if (failure instanceof StoreFailure known) {
       return known;
+    }
+    if (failure instanceof LogRecordTooLargeException) {
+      return new StoreFailure(Reason.TOO_LARGE, failure.getMessage());
     }
     if (failure instanceof LogUnavailableException) {
       // The log did not take or confirm the write: the caller may try again.

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -143,6 +144,12 @@ public final class KafkaEventLog implements EventLog {
       // not be applied before that.
       context.runOnContext(ignored -> applyIfNext(position, key, payload));
       acknowledged.complete(position);
+      return;
+    }
+    if (failure instanceof RecordTooLargeException) {
+      acknowledged.fail(new LogRecordTooLargeException("the write is larger than Kafka topic " + settings.topic()
+          + " takes (at most " + settings.maxRecordBytes() + " bytes, kafka.maxRecordBytes, and the topic's own"
+          + " max.message.bytes): " + failure.getMessage(), failure));
       return;
     }
     if (writable) {

@@ -14,12 +14,14 @@ import java.util.Map;
  * @param requestTimeoutMillis how long one request to Kafka may take
  * @param deliveryTimeoutMillis how long an append may take in all, retries included, before it fails
  * @param catchUpTimeoutMillis how long a replica waits to catch up before it answers from what it has
+ * @param maxRecordBytes the largest record written to the topic, as Kafka counts it (the producer's
+ *     {@code max.request.size}, and the {@code max.message.bytes} of a topic the broker creates)
  * @param retention null for a topic of keyed state, which Kafka compacts (questions, sessions); else how long and
  *     how much a topic that is only appended to keeps, which Kafka deletes by age and size
  */
 public record KafkaLogSettings(String bootstrapServers, String topic, int replicationFactor,
                                long minCompactionLagMillis, long requestTimeoutMillis, long deliveryTimeoutMillis,
-                               long lingerMillis, long catchUpTimeoutMillis, Retention retention) {
+                               long lingerMillis, long catchUpTimeoutMillis, int maxRecordBytes, Retention retention) {
 
   /**
    * What Kafka keeps of a topic that is only appended to: somewhat more than the store's own retention, so a
@@ -27,6 +29,20 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
    * on every replica; Kafka only reclaims the space after it).
    */
   public record Retention(long millis, long bytes) {
+  }
+
+  /** Kafka's own default: no topic the broker writes takes less. */
+  static final int MIN_RECORD_BYTES = 1024 * 1024;
+  /** Half the most the producer buffers, so that a record of this size always fits beside another. */
+  static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
+  /** Kafka's default buffer for writes waiting to be sent; larger when the largest record asks for it. */
+  private static final long PRODUCER_BUFFER_BYTES = 32L * 1024 * 1024;
+
+  public KafkaLogSettings {
+    if (maxRecordBytes < MIN_RECORD_BYTES || maxRecordBytes > MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException("kafka.maxRecordBytes must be " + MIN_RECORD_BYTES + " to " + MAX_RECORD_BYTES
+          + ", not " + maxRecordBytes);
+    }
   }
 
   /** A century: the producer keeps the topic's metadata for as long as the broker runs. */
@@ -48,6 +64,7 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
         kafka.getLong("deliveryTimeoutMillis"),
         kafka.getLong("lingerMillis"),
         kafka.getLong("catchUpTimeoutMillis"),
+        kafka.getInteger("maxRecordBytes"),
         retention);
   }
 
@@ -73,6 +90,8 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     config.put("linger.ms", (int) lingerMillis);
     // Appends are pipelined (many in flight, each answered when read back): they share produce requests.
     config.put("batch.size", 256 * 1024);
+    config.put("max.request.size", maxRecordBytes);
+    config.put("buffer.memory", Math.max(PRODUCER_BUFFER_BYTES, 2L * maxRecordBytes));
     // Sends come from the event loop and must never wait there: a full buffer fails the append at once, and the
     // topic's metadata, loaded when the log opens, is kept however long the topic sees no write.
     config.put("max.block.ms", 0);

@@ -45,6 +45,7 @@ final class KafkaTopic {
     }
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     Config config = admin.describeConfigs(List.of(resource)).all().get(timeout, TimeUnit.MILLISECONDS).get(resource);
+    recordSizeFits(config, settings);
     ConfigEntry policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
     String value = policy == null ? "delete" : policy.value().replace(" ", "");
     String needed = settings.retention() == null ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE;
@@ -54,6 +55,20 @@ final class KafkaTopic {
               ? ", or Kafka deletes questions and sessions by age" : ", or Kafka keeps only the newest record of a key")
           + ". Fix it with kafka-configs.sh --alter --entity-type topics --entity-name " + topic
           + " --add-config cleanup.policy=" + needed + ", or name another topic in the kafka section");
+    }
+  }
+
+  /**
+   * A topic made elsewhere may take smaller records than the broker writes (Kafka's default is 1 MiB): writes larger
+   * than the topic takes are refused (413), the rest go on, so this is a warning, not a refusal to start.
+   */
+  private static void recordSizeFits(Config config, KafkaLogSettings settings) {
+    ConfigEntry entry = config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+    if (entry != null && entry.value() != null && Long.parseLong(entry.value()) < settings.maxRecordBytes()) {
+      LOG.warn("Kafka topic {} takes records up to {} bytes (max.message.bytes), less than kafka.maxRecordBytes ({});"
+          + " larger writes get 413. Raise it with kafka-configs.sh --alter --entity-type topics --entity-name {}"
+          + " --add-config max.message.bytes={}", settings.topic(), entry.value(), settings.maxRecordBytes(),
+          settings.topic(), settings.maxRecordBytes());
     }
   }
 
@@ -92,12 +107,15 @@ final class KafkaTopic {
     Optional<Short> replication = settings.replicationFactor() > 0
         ? Optional.of((short) settings.replicationFactor()) : Optional.empty();
     KafkaLogSettings.Retention retention = settings.retention();
+    String maxMessageBytes = Integer.toString(settings.maxRecordBytes());
     NewTopic topic = new NewTopic(settings.topic(), Optional.of(1), replication).configs(retention == null
         ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-            TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis()))
+            TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis()),
+            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessageBytes)
         : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
             TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.millis()),
-            TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(retention.bytes())));
+            TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(retention.bytes()),
+            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessageBytes));
     try {
       admin.createTopics(List.of(topic)).all().get(settings.setupTimeoutMillis(), TimeUnit.MILLISECONDS);
       LOG.info("Created Kafka topic {} (one partition, {})", settings.topic(), retention == null ? "compacted"

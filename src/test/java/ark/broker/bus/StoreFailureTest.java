@@ -1,5 +1,7 @@
 package ark.broker.bus;
 
+import ark.broker.log.LogRecordTooLargeException;
+import ark.broker.log.LogUnavailableException;
 import ark.broker.question.InvalidQuestionException;
 import ark.broker.question.QuestionConflictException;
 import ark.broker.question.QuestionNotFoundException;
@@ -45,5 +47,13 @@ class StoreFailureTest {
     assertThat(StoreFailure.of(new QuestionNotFoundException("q-1")).reason()).isEqualTo(StoreFailure.Reason.NOT_FOUND);
     assertThat(StoreFailure.of(new QuestionConflictException("answered")).reason()).isEqualTo(StoreFailure.Reason.CONFLICT);
     assertThat(StoreFailure.of(new IllegalStateException("bug")).reason()).isEqualTo(StoreFailure.Reason.INTERNAL);
+  }
+
+  @Test
+  void theLogsRefusalsSayWhetherToRetry() {
+    assertThat(StoreFailure.of(new LogUnavailableException("Kafka is away", null)).reason())
+        .isEqualTo(StoreFailure.Reason.UNAVAILABLE);
+    assertThat(StoreFailure.of(new LogRecordTooLargeException("larger than the topic takes", null)).reason())
+        .as("a record too large for the log is the request's fault, not an outage").isEqualTo(StoreFailure.Reason.TOO_LARGE);
   }
 }

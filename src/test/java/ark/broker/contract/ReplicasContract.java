@@ -37,6 +37,19 @@ public interface ReplicasContract extends StreamContract, SessionsContract, Trac
     }
   }
 
+  /** A tool's output of a few MiB (Kafka takes 1 MiB records unless told otherwise). */
+  @AcrossReplicas
+  default void aMessageOfSeveralMebibytesWrittenOnOneReplicaIsReadWholeOnTheOther() throws Exception {
+    String conversation = unique("conv");
+    String output = "x".repeat(3 * 1024 * 1024);
+
+    assertThat(ark().postJson("/messages", messages(conversation, "q-1", chat("tool", output))).status())
+        .isEqualTo(200);
+
+    assertThat(items(broker().second().get("/messages?conversation_id=" + conversation)))
+        .singleElement().satisfies(item -> assertThat(item.getJsonObject("message").getString("content")).isEqualTo(output));
+  }
+
   @AcrossReplicas
   default void aMessageWatchOnOneReplicaSeesWritesOnTheOther() throws Exception {
     ArkHttp other = broker().second();

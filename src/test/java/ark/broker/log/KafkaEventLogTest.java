@@ -66,7 +66,11 @@ class KafkaEventLogTest {
     final List<String> seen = sink.seen;
 
     OpenLog(String topic) {
-      this.log = new KafkaEventLog(vertx, settings(topic));
+      this(settings(topic));
+    }
+
+    OpenLog(KafkaLogSettings settings) {
+      this.log = new KafkaEventLog(vertx, settings);
     }
 
     OpenLog open() throws Exception {
@@ -249,5 +253,59 @@ class KafkaEventLogTest {
 
     assertThatThrownBy(() -> new OpenLog(topic).open())
         .hasMessageContaining("Kafka topic " + topic + " has 3 partitions; the broker needs exactly one");
+  }
+
+  @Test
+  void aRecordOfSeveralMebibytesIsWrittenAndReplayedWhole() throws Exception {
+    String topic = freshTopic();
+    OpenLog writer = new OpenLog(topic).open();
+    String large = "{\"text\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
+
+    long position = writer.append("large", large);
+
+    OpenLog late = new OpenLog(topic).open();
+    assertThat(position).isEqualTo(1);
+    assertThat(late.seen).singleElement().isEqualTo("1:" + large);
+    writer.close();
+    late.close();
+  }
+
+  @Test
+  void aRecordLargerThanMaxRecordBytesIsRefusedAsTooLargeAndTheLogGoesOn() throws Exception {
+    String topic = freshTopic();
+    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").mergeIn(KAFKA.cluster().getJsonObject("kafka"))
+        .put("topic", topic).put("maxRecordBytes", KafkaLogSettings.MIN_RECORD_BYTES);
+    OpenLog log = new OpenLog(KafkaLogSettings.from(kafka, "topic")).open();
+
+    assertThatThrownBy(() -> log.append("large", "x".repeat(2 * 1024 * 1024)))
+        .isInstanceOf(LogRecordTooLargeException.class)
+        .hasMessageContaining("larger than Kafka topic " + topic + " takes (at most 1048576 bytes, kafka.maxRecordBytes");
+    assertThat(log.append("small", "{\"n\":1}")).as("the next write goes through").isEqualTo(1);
+    log.close();
+  }
+
+  @Test
+  void aTopicMadeElsewhereThatTakesSmallerRecordsRefusesLargerOnesAsTooLarge() throws Exception {
+    String topic = freshTopic();
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
+            .configs(Map.of("cleanup.policy", "compact", "max.message.bytes", "1048588"))))
+        .all().get(10, TimeUnit.SECONDS);
+    OpenLog log = new OpenLog(topic).open();
+
+    assertThatThrownBy(() -> log.append("large", "x".repeat(2 * 1024 * 1024)))
+        .isInstanceOf(LogRecordTooLargeException.class)
+        .hasMessageEndingWith("The request included a message larger than the max message size the server will accept.");
+    assertThat(log.append("small", "{\"n\":1}")).as("the next write goes through").isEqualTo(1);
+    log.close();
+  }
+
+  @Test
+  void maxRecordBytesOutsideItsRangeRefusesTheSettings() {
+    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").put("topic", "t");
+
+    assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxRecordBytes", 1000), "topic"))
+        .hasMessage("kafka.maxRecordBytes must be 1048576 to 67108864, not 1000");
+    assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxRecordBytes", 100_000_000), "topic"))
+        .hasMessage("kafka.maxRecordBytes must be 1048576 to 67108864, not 100000000");
   }
 }
