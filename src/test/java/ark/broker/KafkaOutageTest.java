@@ -70,7 +70,8 @@ class KafkaOutageTest {
       assertThat(unexpected).as("only 201 or 503").isEmpty();
       assertThat(listed.status()).as("reads go on while Kafka is away").isEqualTo(200);
       assertThat(refusals).allSatisfy(message -> assertThat(message).containsAnyOf(
-          "Kafka did not acknowledge the write", "but this replica has not read it back"));
+          "Kafka did not acknowledge the write", "Kafka has not taken the writes already waiting for it",
+          "but this replica has not read it back"));
       Set<String> inTopic = TopicRecords.read(kafka, topic).stream().map(TopicRecords.Entry::key).collect(Collectors.toSet());
       assertThat(inTopic).as("every acknowledged write is in the topic").containsAll(acknowledged);
       for (TestBroker replica : new TestBroker[] {a, b}) {

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.BufferExhaustedException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -152,12 +153,16 @@ public final class KafkaEventLog implements EventLog {
           + " max.message.bytes): " + failure.getMessage(), failure));
       return;
     }
+    String reason = failure instanceof BufferExhaustedException
+        ? "Kafka has not taken the writes already waiting for it (" + settings.producerBufferBytes()
+            + " bytes, the most this replica holds for the topic)"
+        : "Kafka did not acknowledge the write: " + failure.getMessage();
     if (writable) {
       writable = false;
-      LOG.warn("Kafka did not acknowledge a write to {}: {}; writes fail with 503 until it does, reads serve"
-          + " what this replica has", settings.topic(), failure.getMessage());
+      LOG.warn("Writes to Kafka topic {} fail with 503 until Kafka acknowledges them again, reads serve what this"
+          + " replica has: {}", settings.topic(), reason);
     }
-    acknowledged.fail(new LogUnavailableException("Kafka did not acknowledge the write: " + failure.getMessage(), failure));
+    acknowledged.fail(new LogUnavailableException(reason, failure));
   }
 
   /**

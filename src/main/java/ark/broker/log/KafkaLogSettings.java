@@ -73,6 +73,11 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     return Math.max(10_000L, 5 * requestTimeoutMillis);
   }
 
+  /** The writes the producer holds while Kafka has not taken them; beyond it an append fails at once. */
+  long producerBufferBytes() {
+    return Math.max(PRODUCER_BUFFER_BYTES, 2L * maxRecordBytes);
+  }
+
   Map<String, Object> admin() {
     Map<String, Object> config = common();
     config.put("default.api.timeout.ms", (int) setupTimeoutMillis());
@@ -91,7 +96,7 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     // Appends are pipelined (many in flight, each answered when read back): they share produce requests.
     config.put("batch.size", 256 * 1024);
     config.put("max.request.size", maxRecordBytes);
-    config.put("buffer.memory", Math.max(PRODUCER_BUFFER_BYTES, 2L * maxRecordBytes));
+    config.put("buffer.memory", producerBufferBytes());
     // Sends come from the event loop and must never wait there: a full buffer fails the append at once, and the
     // topic's metadata, loaded when the log opens, is kept however long the topic sees no write.
     config.put("max.block.ms", 0);

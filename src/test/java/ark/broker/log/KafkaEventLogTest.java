@@ -308,4 +308,34 @@ class KafkaEventLogTest {
     assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxRecordBytes", 100_000_000), "topic"))
         .hasMessage("kafka.maxRecordBytes must be 1048576 to 67108864, not 100000000");
   }
+
+  /**
+   * A topic whose writes Kafka cannot acknowledge (two in-sync copies asked of a one-broker cluster: the producer
+   * retries them until the delivery timeout) holds them in the producer's buffer; once that is full, the next append
+   * fails at once, while the ones before it still wait, instead of holding the event loop.
+   */
+  @Test
+  void anAppendTheProducersBufferHasNoRoomForFailsAtOnceAsUnavailable() throws Exception {
+    String topic = freshTopic();
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
+            "min.insync.replicas", "2", "max.message.bytes", "16777216"))))
+        .all().get(10, TimeUnit.SECONDS);
+    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").mergeIn(KAFKA.cluster().getJsonObject("kafka"))
+        .put("topic", topic).put("deliveryTimeoutMillis", 10_000L);
+    KafkaLogSettings settings = KafkaLogSettings.from(kafka, "topic");
+    OpenLog log = new OpenLog(settings).open();
+    String fifteenMebibytes = "x".repeat(15 * 1024 * 1024);
+
+    List<Future<Long>> waiting = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      String key = "large-" + i;
+      waiting.add(OnContext.run(log.context, () -> log.log.append(key, fifteenMebibytes.getBytes(StandardCharsets.UTF_8))));
+    }
+    assertThatThrownBy(() -> log.append("one-more", fifteenMebibytes))
+        .isInstanceOf(LogUnavailableException.class)
+        .hasMessage("Kafka has not taken the writes already waiting for it (" + settings.producerBufferBytes()
+            + " bytes, the most this replica holds for the topic)");
+    assertThat(waiting).as("the writes before it still wait for Kafka").noneMatch(Future::isComplete);
+    log.close();
+  }
 }
