@@ -1,9 +1,11 @@
 package ark.broker.log;
 
 import ark.broker.ConfigLoader;
+import ark.broker.testing.CapturedLog;
 import ark.broker.testing.Eventually;
 import ark.broker.testing.TestKafka;
 import ark.broker.testing.TopicRecords;
+import ch.qos.logback.classic.Level;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -258,7 +260,12 @@ class KafkaEventLogTest {
   @Test
   void aRecordOfSeveralMebibytesIsWrittenAndReplayedWhole() throws Exception {
     String topic = freshTopic();
-    OpenLog writer = new OpenLog(topic).open();
+    OpenLog writer;
+    try (CapturedLog warnings = CapturedLog.of(KafkaTopic.class)) {
+      writer = new OpenLog(topic).open();
+      assertThat(warnings.events()).as("a topic the broker creates takes its records")
+          .noneMatch(line -> line.getLevel() == Level.WARN);
+    }
     String large = "{\"text\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}";
 
     long position = writer.append("large", large);
@@ -290,7 +297,14 @@ class KafkaEventLogTest {
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
             .configs(Map.of("cleanup.policy", "compact", "max.message.bytes", "1048588"))))
         .all().get(10, TimeUnit.SECONDS);
-    OpenLog log = new OpenLog(topic).open();
+    OpenLog log;
+    try (CapturedLog warnings = CapturedLog.of(KafkaTopic.class)) {
+      log = new OpenLog(topic).open();
+      assertThat(warnings.events()).filteredOn(line -> line.getLevel() == Level.WARN).singleElement().satisfies(line -> assertThat(line.getFormattedMessage()).isEqualTo(
+          "Kafka topic " + topic + " takes records up to 1048588 bytes (max.message.bytes), less than kafka.maxRecordBytes"
+              + " (16777216); larger writes get 413. Raise it with kafka-configs.sh --alter --entity-type topics"
+              + " --entity-name " + topic + " --add-config max.message.bytes=16777216"));
+    }
 
     assertThatThrownBy(() -> log.append("large", "x".repeat(2 * 1024 * 1024)))
         .isInstanceOf(LogRecordTooLargeException.class)
