@@ -33,7 +33,7 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
 
   /** Kafka's own default: no topic the broker writes takes less. */
   static final int MIN_RECORD_BYTES = 1024 * 1024;
-  /** Half the most the producer buffers, so that a record of this size always fits beside another. */
+  /** A bound on the setting: every replica and Kafka broker holds records this large in memory while they pass. */
   static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
   /** Kafka's default buffer for writes waiting to be sent; larger when the largest record asks for it. */
   private static final long PRODUCER_BUFFER_BYTES = 32L * 1024 * 1024;
@@ -73,7 +73,10 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     return Math.max(10_000L, 5 * requestTimeoutMillis);
   }
 
-  /** The writes the producer holds while Kafka has not taken them; beyond it an append fails at once. */
+  /**
+   * The writes the producer holds while Kafka has not taken them, at least two of the largest records; beyond it an
+   * append fails at once.
+   */
   long producerBufferBytes() {
     return Math.max(PRODUCER_BUFFER_BYTES, 2L * maxRecordBytes);
   }

@@ -12,6 +12,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,15 +108,14 @@ final class KafkaTopic {
     Optional<Short> replication = settings.replicationFactor() > 0
         ? Optional.of((short) settings.replicationFactor()) : Optional.empty();
     KafkaLogSettings.Retention retention = settings.retention();
-    String maxMessageBytes = Integer.toString(settings.maxRecordBytes());
-    NewTopic topic = new NewTopic(settings.topic(), Optional.of(1), replication).configs(retention == null
+    Map<String, String> configs = new HashMap<>(retention == null
         ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-            TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis()),
-            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessageBytes)
+            TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(settings.minCompactionLagMillis()))
         : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
             TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.millis()),
-            TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(retention.bytes()),
-            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessageBytes));
+            TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(retention.bytes())));
+    configs.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(settings.maxRecordBytes()));
+    NewTopic topic = new NewTopic(settings.topic(), Optional.of(1), replication).configs(configs);
     try {
       admin.createTopics(List.of(topic)).all().get(settings.setupTimeoutMillis(), TimeUnit.MILLISECONDS);
       LOG.info("Created Kafka topic {} (one partition, {})", settings.topic(), retention == null ? "compacted"

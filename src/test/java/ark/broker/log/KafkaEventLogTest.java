@@ -55,8 +55,13 @@ class KafkaEventLogTest {
   }
 
   private static KafkaLogSettings settings(String topic) {
+    return settings(topic, new JsonObject());
+  }
+
+  /** The tests' Kafka and the bundled defaults, with {@code overrides} of the kafka section. */
+  private static KafkaLogSettings settings(String topic, JsonObject overrides) {
     JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka")
-        .mergeIn(KAFKA.cluster().getJsonObject("kafka")).put("topic", topic);
+        .mergeIn(KAFKA.cluster().getJsonObject("kafka")).mergeIn(overrides).put("topic", topic);
     return KafkaLogSettings.from(kafka, "topic");
   }
 
@@ -280,9 +285,8 @@ class KafkaEventLogTest {
   @Test
   void aRecordLargerThanMaxRecordBytesIsRefusedAsTooLargeAndTheLogGoesOn() throws Exception {
     String topic = freshTopic();
-    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").mergeIn(KAFKA.cluster().getJsonObject("kafka"))
-        .put("topic", topic).put("maxRecordBytes", KafkaLogSettings.MIN_RECORD_BYTES);
-    OpenLog log = new OpenLog(KafkaLogSettings.from(kafka, "topic")).open();
+    OpenLog log = new OpenLog(settings(topic, new JsonObject().put("maxRecordBytes", KafkaLogSettings.MIN_RECORD_BYTES)))
+        .open();
 
     assertThatThrownBy(() -> log.append("large", "x".repeat(2 * 1024 * 1024)))
         .isInstanceOf(LogRecordTooLargeException.class)
@@ -334,9 +338,7 @@ class KafkaEventLogTest {
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
             "min.insync.replicas", "2", "max.message.bytes", "16777216"))))
         .all().get(10, TimeUnit.SECONDS);
-    JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").mergeIn(KAFKA.cluster().getJsonObject("kafka"))
-        .put("topic", topic).put("deliveryTimeoutMillis", 10_000L);
-    KafkaLogSettings settings = KafkaLogSettings.from(kafka, "topic");
+    KafkaLogSettings settings = settings(topic, new JsonObject().put("deliveryTimeoutMillis", 10_000L));
     OpenLog log = new OpenLog(settings).open();
     String fifteenMebibytes = "x".repeat(15 * 1024 * 1024);
 
