@@ -38,7 +38,16 @@ public final class BrokerProcess implements AutoCloseable {
 
   /** Starts the jar with {@code environment} added and waits until /readyz says ready. */
   public static BrokerProcess start(Path dataDir, int httpPort, Map<String, String> environment) throws Exception {
-    BrokerProcess broker = launch(dataDir, httpPort, environment);
+    return start(dataDir, httpPort, environment, List.of());
+  }
+
+  /**
+   * The same under {@code launcher}: a command line that ends by running the java command appended to it, as a
+   * benchmark limits a replica's CPU the way a container's limit does (see the bench package's CpuLimit).
+   */
+  public static BrokerProcess start(Path dataDir, int httpPort, Map<String, String> environment, List<String> launcher)
+      throws Exception {
+    BrokerProcess broker = launch(dataDir, httpPort, environment, "1g", launcher);
     broker.awaitReady(Duration.ofSeconds(60));
     return broker;
   }
@@ -51,11 +60,17 @@ public final class BrokerProcess implements AutoCloseable {
   /** The same with its heap capped at {@code maxHeap} ("256m"). */
   public static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment, String maxHeap)
       throws Exception {
+    return launch(dataDir, httpPort, environment, maxHeap, List.of());
+  }
+
+  private static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment, String maxHeap,
+      List<String> launcher) throws Exception {
     if (!Files.exists(JAR)) {
       throw new IllegalStateException(JAR + " is missing: process tests run after 'mvn package'");
     }
     Path output = logFile("broker-");
-    List<String> command = new ArrayList<>(List.of(
+    List<String> command = new ArrayList<>(launcher);
+    command.addAll(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
