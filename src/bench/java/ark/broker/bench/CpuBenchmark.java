@@ -34,12 +34,8 @@ public final class CpuBenchmark {
     // BrokerProcess quiets the access log for tests; this measures the broker as it is configured out of the box.
     Map<String, String> environment = new HashMap<>(Map.of("LOG_LEVEL", "INFO", "ACCESS_LOG_LEVEL", "INFO"));
     String jfr = System.getProperty("bench.jfr");
-    // The JVM reads JAVA_TOOL_OPTIONS itself, so the broker process is started exactly as without it.
-    String javaOptions = (System.getProperty("bench.brokerJavaOptions", "") + (jfr == null ? ""
-        : " -XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath())).strip();
-    if (!javaOptions.isEmpty()) {
-      environment.put("JAVA_TOOL_OPTIONS", javaOptions);
-    }
+    BrokerJavaOptions.addTo(environment,
+        jfr == null ? "" : "-XX:StartFlightRecording=settings=profile,filename=" + Path.of(jfr).toAbsolutePath());
     try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
       Map<String, Double> atStart = Machine.cpuSecondsByRole(broker.pid());
       double brokerAtStart = Machine.cpuSeconds(broker.pid());

@@ -31,11 +31,6 @@ public final class ReplicaScalingBenchmark {
   /** The replica counts measured, in turn: {@code -Dbench.replicas=1,2,3}. */
   private static final List<Integer> REPLICA_COUNTS = Stream.of(System.getProperty("bench.replicas", "1,2,3").split(","))
       .map(String::trim).map(Integer::valueOf).toList();
-  /**
-   * JVM options for every replica ({@code JAVA_TOOL_OPTIONS}), e.g. a flight recording: without a file name each
-   * process writes its own ({@code hotspot-pid-<pid>-...jfr}) in the working directory.
-   */
-  private static final String REPLICA_JAVA_OPTIONS = System.getProperty("bench.brokerJavaOptions", "");
   private static final int WARMUP_PAIRS = Integer.getInteger("bench.warmupPairs", 6_000);
   private static final int PAIRS = Integer.getInteger("bench.pairs", 24_000);
   private static final int SETTLING_ROUNDS = Integer.getInteger("bench.settlingRounds", 8);
@@ -59,9 +54,9 @@ public final class ReplicaScalingBenchmark {
 
   private static String measure(TestKafka kafka, Path work, int count) throws Exception {
     Map<String, String> environment = ReplicaBenchmark.replicaEnvironment(kafka);
-    if (!REPLICA_JAVA_OPTIONS.isBlank()) {
-      environment.put("JAVA_TOOL_OPTIONS", REPLICA_JAVA_OPTIONS);
-    }
+    // Every replica gets the same options: a flight recording written to a directory (filename=/tmp/jfrs/)
+    // gets a file of its own per process.
+    BrokerJavaOptions.addTo(environment);
     List<BrokerProcess> replicas = new ArrayList<>();
     List<CpuLimit> limits = new ArrayList<>();
     try {

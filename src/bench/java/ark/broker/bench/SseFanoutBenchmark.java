@@ -53,10 +53,7 @@ public final class SseFanoutBenchmark {
       environment.put("WARM_UP_SECONDS", warmUp);
     }
     // e.g. -XX:StartFlightRecording=filename=target/sse.jfr,settings=profile to see where the broker's time goes
-    String brokerOptions = System.getProperty("bench.brokerJavaOptions", "");
-    if (!brokerOptions.isBlank()) {
-      environment.put("JAVA_TOOL_OPTIONS", brokerOptions);
-    }
+    BrokerJavaOptions.addTo(environment);
     try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
       double brokerAtReady = Machine.cpuSeconds(broker.pid());
       Map<String, Double> rolesAtReady = Machine.cpuSecondsByRole(broker.pid());

@@ -22,6 +22,7 @@ public final class BrokerProcess implements AutoCloseable {
   private static final Path JAR = Path.of(System.getProperty("broker.jar", "target/ark-broker.jar"));
   /** Where the processes the tests start write their output, rather than the build's console. */
   private static final Path LOGS = Path.of("target/test-logs");
+  private static final String MAX_HEAP = "1g";
 
   private final Process process;
   public final Path output;
@@ -47,14 +48,14 @@ public final class BrokerProcess implements AutoCloseable {
    */
   public static BrokerProcess start(Path dataDir, int httpPort, Map<String, String> environment, List<String> launcher)
       throws Exception {
-    BrokerProcess broker = launch(dataDir, httpPort, environment, "1g", launcher);
+    BrokerProcess broker = launch(dataDir, httpPort, environment, MAX_HEAP, launcher);
     broker.awaitReady(Duration.ofSeconds(60));
     return broker;
   }
 
   /** Starts the jar without waiting for it; the port goes in HTTP_PORT unless the caller sets Ark's PORT. */
   public static BrokerProcess launch(Path dataDir, int httpPort, Map<String, String> environment) throws Exception {
-    return launch(dataDir, httpPort, environment, "1g");
+    return launch(dataDir, httpPort, environment, MAX_HEAP);
   }
 
   /** The same with its heap capped at {@code maxHeap} ("256m"). */
