@@ -63,11 +63,10 @@ final class StartupWarmUp {
     ExecutorService driver = Executors.newSingleThreadExecutor(work -> new Thread(work, "ark-broker-warm-up"));
     try {
       long pairs = driver.submit(() -> inThrowawayBroker(config, TimeUnit.SECONDS.toNanos(seconds))).get();
-      // The throwaway broker is garbage now, and the heap grew to its burst of load: one full collection (before
-      // the broker serves) gives that memory back to the system instead of keeping it for the process's life.
-      System.gc();
-      LOG.info("Warmed up the request path with {} create+answer pairs in {} ms", pairs,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      // The throwaway broker is garbage now, and the heap grew to its burst of load.
+      String heap = HeapGiveBack.run();
+      LOG.info("Warmed up the request path with {} create+answer pairs in {} ms; heap {}", pairs,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), heap);
       return pairs;
     } catch (ExecutionException failed) {
       LOG.warn("Warming up the request path failed ({}); serving without", failed.getCause().toString());

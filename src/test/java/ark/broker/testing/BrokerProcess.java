@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class BrokerProcess implements AutoCloseable {
   /** The jar under test; {@code -Dbroker.jar=} runs another build's (a benchmark comparing against an older commit). */
   private static final Path JAR = Path.of(System.getProperty("broker.jar", "target/ark-broker.jar"));
+  /** The Java runtime that runs it; {@code -Dbroker.javaHome=} runs it on another (a benchmark comparing runtimes). */
+  private static final Path JAVA = Path.of(System.getProperty("broker.javaHome", System.getProperty("java.home")), "bin", "java");
   /** Where the processes the tests start write their output, rather than the build's console. */
   private static final Path LOGS = Path.of("target/test-logs");
   private static final String MAX_HEAP = "1g";
@@ -72,7 +74,7 @@ public final class BrokerProcess implements AutoCloseable {
     Path output = logFile("broker-");
     List<String> command = new ArrayList<>(launcher);
     command.addAll(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
+        JAVA.toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
