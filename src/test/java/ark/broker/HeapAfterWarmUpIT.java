@@ -24,6 +24,7 @@ class HeapAfterWarmUpIT {
   private static final Pattern GIVEN_BACK = Pattern.compile("Warmed up the request path .*; heap (\\d+) MiB -> (\\d+) MiB");
   private static final Pattern HEAP_COMMITTED = Pattern.compile("(?m)^jvm_memory_committed_bytes\\{area=\"heap\"[^}]*} (\\S+)$");
   private static final long MIB = 1024 * 1024;
+  private static final int LITTLE_MORE_THAN_LIVE = 32;
 
   @TempDir
   Path dir;
@@ -37,7 +38,9 @@ class HeapAfterWarmUpIT {
       assertThat(line.find()).as(log).isTrue();
       long during = Long.parseLong(line.group(1));
       long after = Long.parseLong(line.group(2));
-      assertThat(after).as("the heap after the warm-up, MiB, against %d during it", during).isLessThan(during / 2);
+      // What is live then is the real broker's own, about 12 MiB; the warm-up's load grows the heap to 60 or more.
+      assertThat(after).as("the heap after the warm-up, MiB, against %d during it", during)
+          .isLessThanOrEqualTo(during).isLessThan(LITTLE_MORE_THAN_LIVE);
 
       String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(broker.base.resolve("/metrics"))
           .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -46,7 +49,7 @@ class HeapAfterWarmUpIT {
       while (committed.find()) {
         heap += Double.parseDouble(committed.group(1));
       }
-      assertThat(heap / MIB).as("the committed heap /metrics reports, MiB").isGreaterThan(0).isLessThan(32);
+      assertThat(heap / MIB).as("the committed heap /metrics reports, MiB").isGreaterThan(0).isLessThan(LITTLE_MORE_THAN_LIVE);
     }
   }
 }
