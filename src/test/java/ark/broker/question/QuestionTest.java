@@ -6,7 +6,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -121,6 +124,29 @@ class QuestionTest {
     assertThat(QuestionIds.forRequest(keyed)).isNotEqualTo(QuestionIds.forRequest(sameKeyOtherSender));
     assertThat(QuestionIds.forRequest(toolCall)).isEqualTo(QuestionIds.forRequest(toolCall));
     assertThat(QuestionIds.forRequest(anonymous)).isNotEqualTo(QuestionIds.forRequest(anonymous));
+  }
+
+  @Test
+  void idsOfUnnamedRequestsFollowTheOrderTheyWereMadeIn() {
+    NewQuestion anonymous = new NewQuestion(null, "ark://users/john", null, "x", null, null, null, true, null, null, false, null, null, null, null,
+        null, null, null);
+    List<String> burst = IntStream.range(0, 5_000).mapToObj(i -> QuestionIds.forRequest(anonymous)).toList();
+
+    assertThat(burst).isSorted().doesNotHaveDuplicates().allMatch(id -> id.startsWith("q-"));
+    assertThat(UUID.fromString(burst.get(0).substring(2)).version()).isEqualTo(7);
+    assertThat(UUID.fromString(burst.get(0).substring(2)).variant()).isEqualTo(2);
+  }
+
+  @Test
+  void timeOrderedIdsKeepTheirOrderThroughAFullMillisecondAndAClockSetBack() {
+    long now = System.currentTimeMillis();
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) { // more than one millisecond's counter holds
+      ids.add(QuestionIds.timeOrdered(now));
+    }
+    ids.add(QuestionIds.timeOrdered(now - 60_000));
+
+    assertThat(ids.stream().map(UUID::toString).toList()).isSorted().doesNotHaveDuplicates();
   }
 
   private static Question approval(boolean reasonRequired, String arguments) throws Exception {
