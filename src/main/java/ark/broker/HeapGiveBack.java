@@ -31,7 +31,7 @@ final class HeapGiveBack {
 
   /** Returns the heap's committed bytes before and after, as {@code before -> after}, for the log. */
   static String run() {
-    long before = committedHeap();
+    long before = heap().getCommitted();
     HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
     try {
       String minFree = vm.getVMOption(MIN_FREE).getValue();
@@ -48,7 +48,7 @@ final class HeapGiveBack {
       LOG.debug("The heap's free ratios cannot be set here ({}); one full collection instead", notThisJvm.toString());
       collect(1);
     }
-    return mebibytes(before) + " -> " + mebibytes(committedHeap());
+    return mebibytes(before) + " -> " + mebibytes(heap().getCommitted());
   }
 
   /**
@@ -63,10 +63,6 @@ final class HeapGiveBack {
         return;
       }
     }
-  }
-
-  private static long committedHeap() {
-    return heap().getCommitted();
   }
 
   private static MemoryUsage heap() {
