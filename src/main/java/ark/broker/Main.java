@@ -105,7 +105,7 @@ public final class Main {
     if (args.length > 0 && COMMANDS.containsKey(args[0])) {
       System.exit(COMMANDS.get(args[0]).run(args, System.getenv(), System.out, System.err));
     }
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = NativeTransport.vertx();
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
     try {
       JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
@@ -315,11 +315,11 @@ public final class Main {
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)
         .map(deployed -> {
-          LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}{}",
+          LOG.info("Ark Broker started: {}; REST API on http://{}:{}; MCP on http://{}:{}{}; network I/O on {}{}",
               replicated ? "state shared through Kafka at " + kafka.getString("bootstrapServers")
                   : "data in " + dataDir.toAbsolutePath().normalize(),
               httpSettings.host(), httpVerticles.get(0).port(),
-              mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path(),
+              mcpSettings.host(), mcpVerticle.port(), mcpSettings.server().path(), NativeTransport.describe(vertx),
               warming ? "; /readyz and requests answer 503 until the warm-up is done" : "");
           return new RunningBroker(httpVerticles.get(0).port(), mcpVerticle.port(),
               List.of(httpDeployed.result(), mcpDeployed.result()));

@@ -95,7 +95,7 @@ final class StartupWarmUp {
 
   private static long inThrowawayBroker(JsonObject config, long nanos) throws Exception {
     Path dataDir = Files.createTempDirectory("ark-broker-warm-up");
-    Vertx scratch = Vertx.vertx();
+    Vertx scratch = NativeTransport.vertx(); // the real broker's transport, so its code is what gets compiled
     ThrowawayLines silenced = ThrowawayLines.install(scratch);
     try {
       Main.RunningBroker broker = Main.start(scratch, throwaway(config, dataDir)).await(30, TimeUnit.SECONDS);
