@@ -123,6 +123,9 @@ public final class Main {
         LOG.info("Ark Broker ready: warmed up, serving every request");
       }
     } catch (Exception failure) {
+      if (shutdown.stoppingBeforeServing()) {
+        return; // the shutdown hook ends the process, with 0
+      }
       LOG.error("Ark Broker failed to start: {}", failure.getMessage());
       shutdown.exit(1);
     }

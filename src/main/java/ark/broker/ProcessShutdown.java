@@ -28,6 +28,7 @@ final class ProcessShutdown {
   private volatile Main.RunningBroker broker;
   private volatile ShutdownSettings settings;
   private volatile boolean exitChosen;
+  private volatile boolean stoppingBeforeServing;
 
   private ProcessShutdown(Vertx vertx) {
     this.vertx = vertx;
@@ -45,6 +46,14 @@ final class ProcessShutdown {
     this.broker = running;
   }
 
+  /**
+   * True once a stop began before the broker served: its start then fails (the rooms still deploying are closed
+   * under it), which is what was asked for, not an error, and this hook ends the process.
+   */
+  boolean stoppingBeforeServing() {
+    return stoppingBeforeServing;
+  }
+
   /** Ends the process with {@code status}, closing what runs. Not on an event loop: the close needs them. */
   void exit(int status) {
     exitChosen = true;
@@ -60,7 +69,10 @@ final class ProcessShutdown {
     long started = System.nanoTime();
     Main.RunningBroker running = broker;
     if (running == null) {
+      stoppingBeforeServing = true;
       LOG.info("Stopping before the start finished: nothing is served yet");
+      // Deployments still under way fail as the close undeploys them, on Vert.x's threads: expected now.
+      vertx.exceptionHandler(failure -> LOG.debug("While stopping before the start finished: {}", failure.toString()));
       close();
       finish(0);
       return;

@@ -15,9 +15,14 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A broker with a long log is alive at once but only ready once the log is replayed. */
+/**
+ * A broker with a long log is alive at once but only ready once the log is replayed; stopped while it replays (a
+ * rollout that replaces it meanwhile), it stops as asked: status 0, no error, for nothing failed.
+ */
 class ReadinessIT {
+  /** Enough that replaying them takes seconds after the ports open (2.5 s on a quiet machine). */
   private static final int QUESTIONS = 300_000;
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
   @TempDir
   Path dataDir;
@@ -25,17 +30,15 @@ class ReadinessIT {
   @Test
   void readyOnlyAfterTheLogIsReplayed() throws Exception {
     QuestionLogFile.writeCreations(dataDir, QUESTIONS, 0);
-    int port = BrokerProcess.freePort();
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
     boolean sawAliveButNotReady = false;
-    try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, Map.of())) {
+    try (BrokerProcess broker = BrokerProcess.launch(dataDir, BrokerProcess.freePort(), Map.of())) {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       HttpResponse<String> ready = null;
       while (System.nanoTime() < deadline) {
         try {
-          int alive = http.send(HttpRequest.newBuilder(broker.base.resolve("/healthz")).build(),
+          int alive = HTTP.send(HttpRequest.newBuilder(broker.base.resolve("/healthz")).build(),
               HttpResponse.BodyHandlers.discarding()).statusCode();
-          ready = http.send(HttpRequest.newBuilder(broker.base.resolve("/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+          ready = readyz(broker);
           if (ready.statusCode() == 200) {
             break;
           }
@@ -51,5 +54,33 @@ class ReadinessIT {
       assertThat(new JsonObject(ready.body()).getInteger("questions")).isEqualTo(QUESTIONS);
       assertThat(sawAliveButNotReady).as("healthz answered 200 while readyz still said 503").isTrue();
     }
+  }
+
+  @Test
+  void stoppedWhileReplayingItExitsZeroWithoutAnError() throws Exception {
+    QuestionLogFile.writeCreations(dataDir, QUESTIONS, 0);
+    try (BrokerProcess broker = BrokerProcess.launch(dataDir, BrokerProcess.freePort(), Map.of())) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      boolean replaying = false;
+      while (!replaying && System.nanoTime() < deadline) {
+        try {
+          HttpResponse<String> ready = readyz(broker);
+          replaying = ready.statusCode() == 503 && ready.body().contains("replaying");
+        } catch (java.io.IOException notListeningYet) {
+          // the HTTP port opens a moment after the process starts
+        }
+      }
+      assertThat(replaying).as("readyz said 503 replaying within 60 s:\n%s", broker.output()).isTrue();
+
+      broker.terminate();
+
+      assertThat(broker.awaitExit(Duration.ofSeconds(60))).as(broker.output()).isZero();
+      assertThat(broker.output()).contains("Stopping before the start finished").doesNotContain(" ERROR ")
+          .doesNotContain("Exception");
+    }
+  }
+
+  private static HttpResponse<String> readyz(BrokerProcess broker) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(broker.base.resolve("/readyz")).build(), HttpResponse.BodyHandlers.ofString());
   }
 }
