@@ -5,6 +5,7 @@ import ark.broker.contract.BrokerUnderTest;
 import ark.broker.contract.Checks;
 import ark.broker.contract.OtlpRequests;
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.TestBroker.Response;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -15,8 +16,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,6 +48,8 @@ class EventsAndTracesCrashSafetyIT {
   private final Map<String, Set<String>> acknowledgedSpans = new ConcurrentHashMap<>();
   private final CountDownLatch eventsBeforeTheKill = new CountDownLatch(400);
   private final CountDownLatch spanRequestsBeforeTheKill = new CountDownLatch(60);
+  /** Why a writer stopped while the broker was still up: a failure the test reports, not the kill it waits for. */
+  private final Queue<String> stoppedBeforeTheKill = new ConcurrentLinkedQueue<>();
 
   @Test
   void everyAcknowledgedEventAndSpanSurvivesKill9() throws Exception {
@@ -63,8 +68,10 @@ class EventsAndTracesCrashSafetyIT {
       }
       writers.forEach(Thread::start);
       try {
-        assertThat(eventsBeforeTheKill.await(60, TimeUnit.SECONDS)).as("400 events acknowledged").isTrue();
-        assertThat(spanRequestsBeforeTheKill.await(60, TimeUnit.SECONDS)).as("60 span requests acknowledged").isTrue();
+        assertThat(eventsBeforeTheKill.await(60, TimeUnit.SECONDS))
+            .as("400 events acknowledged; writers stopped before the kill: %s", stoppedBeforeTheKill).isTrue();
+        assertThat(spanRequestsBeforeTheKill.await(60, TimeUnit.SECONDS))
+            .as("60 span requests acknowledged; writers stopped before the kill: %s", stoppedBeforeTheKill).isTrue();
         broker.kill();
       } finally {
         writing.set(false);
@@ -106,16 +113,25 @@ class EventsAndTracesCrashSafetyIT {
       for (JsonObject event : List.of(Checks.controllerEvent("QueryExecutionStart", uid, queryName, session, started),
           Checks.controllerEvent("QueryExecutionComplete", uid, queryName, session, started.plusMillis(1)))) {
         try {
-          if (ark.postJson("/events", event.encode()).status() != 201) {
+          Response response = ark.postJson("/events", event.encode());
+          if (response.status() != 201) {
+            stopped(writing, "POST /events " + response.status() + " " + response.body());
             return;
           }
         } catch (Exception killed) {
+          stopped(writing, "POST /events " + killed);
           return;
         }
         acknowledgedEvents.computeIfAbsent(uid, key -> new ArrayList<>()).add(event);
         eventsBeforeTheKill.countDown();
       }
       completedQueries.computeIfAbsent(session, key -> ConcurrentHashMap.newKeySet()).add(queryName);
+    }
+  }
+
+  private void stopped(AtomicBoolean writing, String why) {
+    if (writing.get()) {
+      stoppedBeforeTheKill.add(Thread.currentThread().getName() + ": " + why);
     }
   }
 
@@ -126,10 +142,13 @@ class EventsAndTracesCrashSafetyIT {
       List<byte[]> spanIds = IntStream.range(0, SPANS_PER_REQUEST).mapToObj(n -> OtlpRequests.randomId(8)).toList();
       byte[] request = OtlpRequests.protobuf(OtlpRequests.randomId(16), spanIds, session, "crash-test");
       try {
-        if (ark.post("/v1/traces", "application/x-protobuf", request).status() != 200) {
+        Response response = ark.post("/v1/traces", "application/x-protobuf", request);
+        if (response.status() != 200) {
+          stopped(writing, "POST /v1/traces " + response.status() + " " + response.body());
           return;
         }
       } catch (Exception killed) {
+        stopped(writing, "POST /v1/traces " + killed);
         return;
       }
       Set<String> ids = ConcurrentHashMap.newKeySet();
