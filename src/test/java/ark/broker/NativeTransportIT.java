@@ -1,16 +1,16 @@
 package ark.broker;
 
+import ark.broker.contract.ArkHttp;
+import ark.broker.contract.BrokerUnderTest;
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.TestBroker.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @EnabledOnOs(value = OS.LINUX, architectures = {"amd64", "aarch64"})
 class NativeTransportIT {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-
   @TempDir
   Path dir;
 
@@ -44,18 +42,13 @@ class NativeTransportIT {
   }
 
   private static void assertAnswersAQuestion(BrokerProcess broker) throws Exception {
-    HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(broker.base.resolve("/questions"))
-        .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(
-            "{\"recipient\":\"ark://users/jane\",\"sender\":\"ark://agents/a\",\"content\":\"Deploy?\"}")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    String id = new io.vertx.core.json.JsonObject(created.body()).getString("id");
-    HttpResponse<String> answered = HTTP.send(HttpRequest.newBuilder(broker.base.resolve("/questions/" + id))
-        .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"response\":\"yes\"}")).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
-    assertThat(answered.body()).contains("\"response\":\"yes\"");
+    ArkHttp http = BrokerUnderTest.at(broker.base).first();
+    Response created = http.postJson("/questions",
+        "{\"recipient\":\"ark://users/jane\",\"sender\":\"ark://agents/a\",\"content\":\"Deploy?\"}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    Response answered = http.send(http.request("/questions/" + created.json().getString("id"))
+        .header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString("{\"response\":\"yes\"}")));
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertThat(answered.json().getString("response")).isEqualTo("yes");
   }
 }

@@ -1,6 +1,7 @@
 package ark.broker;
 
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.Eventually;
 import ark.broker.testing.QuestionLogFile;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -60,23 +61,24 @@ class ReadinessIT {
   void stoppedWhileReplayingItExitsZeroWithoutAnError() throws Exception {
     QuestionLogFile.writeCreations(dataDir, QUESTIONS, 0);
     try (BrokerProcess broker = BrokerProcess.launch(dataDir, BrokerProcess.freePort(), Map.of())) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      boolean replaying = false;
-      while (!replaying && System.nanoTime() < deadline) {
-        try {
-          HttpResponse<String> ready = readyz(broker);
-          replaying = ready.statusCode() == 503 && ready.body().contains("replaying");
-        } catch (java.io.IOException notListeningYet) {
-          // the HTTP port opens a moment after the process starts
-        }
-      }
-      assertThat(replaying).as("readyz said 503 replaying within 60 s:\n%s", broker.output()).isTrue();
+      Eventually.until("readyz answering 503 replaying", () -> readyzStatusAndBody(broker),
+          said -> said.startsWith("503") && said.contains("replaying"));
 
       broker.terminate();
 
       assertThat(broker.awaitExit(Duration.ofSeconds(60))).as(broker.output()).isZero();
       assertThat(broker.output()).contains("Stopping before the start finished").doesNotContain(" ERROR ")
           .doesNotContain("Exception");
+    }
+  }
+
+  /** "status body", or "not listening yet" before the HTTP port opens (a moment after the process starts). */
+  private static String readyzStatusAndBody(BrokerProcess broker) throws Exception {
+    try {
+      HttpResponse<String> ready = readyz(broker);
+      return ready.statusCode() + " " + ready.body();
+    } catch (java.io.IOException notListeningYet) {
+      return "not listening yet";
     }
   }
 
