@@ -66,14 +66,15 @@ class DockerfileTest {
   }
 
   @Test
-  void theJvmStartsWithTheEntrypointsOptionsAndGivesFreedNativeMemoryBack() throws Exception {
+  void theJvmStartsWithTheEntrypointsOptionsGivesFreedNativeMemoryBackAndInlinesOnlySmallMethods() throws Exception {
     String entrypoint = instructions().stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
     List<String> options = Arrays.stream(entrypoint.substring(entrypoint.indexOf('[') + 1, entrypoint.lastIndexOf(']'))
             .split(",")).map(word -> word.strip().replace("\"", ""))
         .filter(word -> word.startsWith("-X") && !word.startsWith("-XX:SharedArchiveFile=")).toList();
 
     assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
-    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]");
+    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]")
+        .containsPattern("FreqInlineSize\\s+= 100 ");
   }
 
   @Test

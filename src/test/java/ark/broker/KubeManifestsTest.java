@@ -205,11 +205,12 @@ class KubeManifestsTest {
   }
 
   @Test
-  void theJvmStartsWithThePodsOptionsAndGivesFreedNativeMemoryBack() throws Exception {
+  void theJvmStartsWithThePodsOptionsGivesFreedNativeMemoryBackAndInlinesOnlySmallMethods() throws Exception {
     List<String> options = List.of(environment().get(JVM_VARIABLE).split(" "));
 
     assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
-    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]");
+    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]")
+        .containsPattern("FreqInlineSize\\s+= 100 ");
   }
 
   @Test

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * second with 10,000 watchers), after an unmeasured warm-up round; every stream must see every change, timed from
  * the create's {@link System#nanoTime} (put in its content) to its arrival. The broker is the jar ({@code java -jar}, fsync on) with its HTTP
  * connection bounds raised for this run only ({@code -Dbench.brokerJavaOptions} adds JVM options, e.g. a
- * flight recording). Run with
+ * flight recording); {@code -Dbench.peerCommand} measures another server (Ark's own) in its place, the same way
+ * ({@link PeerProcess}). Run with
  * {@code mvn -o -Pbench -DskipTests verify -Dbench.main=ark.broker.bench.SseFanoutBenchmark}.
  */
 public final class SseFanoutBenchmark {
@@ -54,9 +55,13 @@ public final class SseFanoutBenchmark {
     }
     // e.g. -XX:StartFlightRecording=filename=target/sse.jfr,settings=profile to see where the broker's time goes
     BrokerJavaOptions.addTo(environment);
-    try (BrokerProcess broker = BrokerProcess.start(work.resolve("data"), port, environment)) {
-      double brokerAtReady = Machine.cpuSeconds(broker.pid());
-      Map<String, Double> rolesAtReady = Machine.cpuSecondsByRole(broker.pid());
+    List<String> peerCommand = PeerProcess.commandFromProperties();
+    try (MeasuredServer server = peerCommand == null
+        ? MeasuredServer.of(BrokerProcess.start(work.resolve("data"), port, environment))
+        : MeasuredServer.of(PeerProcess.start(peerCommand, port, work.resolve("peer.log")))) {
+      System.out.printf("measuring %s%n", server.name());
+      double brokerAtReady = Machine.cpuSeconds(server.pid());
+      Map<String, Double> rolesAtReady = Machine.cpuSecondsByRole(server.pid());
       long delivered = 0;
       List<JavaProcess> readers = new ArrayList<>();
       try {
@@ -75,23 +80,23 @@ public final class SseFanoutBenchmark {
         System.out.printf("%d of %d watch streams open in %d processes%n", open, watchers, processes);
         // Round 0 goes unmeasured, so the rounds after it see the warm broker's fan-out.
         if (warmupChanges > 0) {
-          create(broker.base, 0, warmupChanges, intervals.stream().min(Integer::compare).orElseThrow(),
+          create(server.base(), 0, warmupChanges, intervals.stream().min(Integer::compare).orElseThrow(),
               new Percentiles());
           delivered += collect(readers, work, 0, warmupChanges).delivered;
         }
         for (int round = 1; round <= intervals.size(); round++) {
           int intervalMillis = intervals.get(round - 1);
           long[] readersBefore = readerCpu.clone();
-          double brokerBefore = Machine.cpuSeconds(broker.pid());
-          double brokerKernelBefore = Machine.systemSeconds(broker.pid());
+          double brokerBefore = Machine.cpuSeconds(server.pid());
+          double brokerKernelBefore = Machine.systemSeconds(server.pid());
           Percentiles createLatency = new Percentiles();
           long started = System.nanoTime();
-          int createErrors = create(broker.base, round, changes, intervalMillis, createLatency);
+          int createErrors = create(server.base(), round, changes, intervalMillis, createLatency);
           double createSeconds = (System.nanoTime() - started) / 1e9;
           Collected collected = collect(readers, work, round, changes);
           double seconds = (System.nanoTime() - started) / 1e9;
-          double brokerCpu = Machine.cpuSeconds(broker.pid()) - brokerBefore;
-          double brokerKernel = Machine.systemSeconds(broker.pid()) - brokerKernelBefore;
+          double brokerCpu = Machine.cpuSeconds(server.pid()) - brokerBefore;
+          double brokerKernel = Machine.systemSeconds(server.pid()) - brokerKernelBefore;
           double watcherCpu = 0;
           for (int p = 0; p < processes; p++) {
             readerCpu[p] = collected.cpuNanos[p];
@@ -114,12 +119,12 @@ public final class SseFanoutBenchmark {
               microsPerDelivery, brokerKernel * 1e6 / Math.max(1, collected.delivered),
               100 * brokerCpu / seconds, processes, 100 * watcherCpu / seconds, createLatency.millis(99), Machine.cores(),
               Machine.loadAverage());
-          String what = String.format("SSE fan-out, %,d watchers, %d changes/s (%,d deliveries/s)", watchers, perSecond,
-              perSecond * watchers);
+          String what = String.format("SSE fan-out%s, %,d watchers, %d changes/s (%,d deliveries/s)", server.label(),
+              watchers, perSecond, perSecond * watchers);
           ResultLine.print(what + ": create to every watcher", String.format("%,d of %,d delivered; %s", collected.delivered,
               expected, collected.latency.summary()), "all, p99 < 100 ms", limit);
         }
-        wholeRun(broker.pid(), brokerAtReady, rolesAtReady, delivered, watchers, warmupChanges);
+        wholeRun(server, brokerAtReady, rolesAtReady, delivered, watchers, warmupChanges);
       } finally {
         readers.forEach(JavaProcess::close);
       }
@@ -130,8 +135,9 @@ public final class SseFanoutBenchmark {
    * The broker's CPU per delivery over the whole run since it was ready (the watchers' connects, every round, the
    * warm-up round if any: with {@code -Dbench.warmupChanges=0} a cold broker's figure) and its resident memory.
    */
-  private static void wholeRun(long pid, double cpuAtReady, Map<String, Double> rolesAtReady, long delivered,
-                               int watchers, int warmupChanges) {
+  private static void wholeRun(MeasuredServer server, double cpuAtReady, Map<String, Double> rolesAtReady,
+                               long delivered, int watchers, int warmupChanges) {
+    long pid = server.pid();
     double sinceReady = Machine.cpuSeconds(pid) - cpuAtReady;
     String roles = Machine.describeRoles(rolesAtReady, Machine.cpuSecondsByRole(pid), 1);
     long[] resident = Machine.residentMebibytes(pid);
@@ -141,9 +147,9 @@ public final class SseFanoutBenchmark {
         sinceReady * 1e6 / Math.max(1, delivered), delivered, sinceReady, Machine.cpuSeconds(pid), resident[0], settled,
         SETTLE_SECONDS, resident[1]);
     System.out.printf("%nwhole run: %s; broker CPU-s by thread since ready: %s%n", value, roles);
-    ResultLine.print(String.format("SSE fan-out, %,d watchers, whole run (%s)", watchers,
+    ResultLine.print(String.format("SSE fan-out%s, %,d watchers, whole run (%s)", server.label(), watchers,
         warmupChanges == 0 ? "cold: connects and the first changes included" : "connects and a warm-up round included"),
-        value, "", "broker CPU-s by thread: " + roles + "; started with -Xmx1g; " + Machine.describe());
+        value, "", "broker CPU-s by thread: " + roles + "; " + server.name() + "; " + Machine.describe());
   }
 
   /**
@@ -189,6 +195,28 @@ public final class SseFanoutBenchmark {
       }
     }
     return failed;
+  }
+
+  /** The server under measurement: the broker, or the peer of {@code -Dbench.peerCommand}. */
+  private record MeasuredServer(String name, URI base, long pid, AutoCloseable process) implements AutoCloseable {
+    static MeasuredServer of(BrokerProcess broker) {
+      return new MeasuredServer("the broker, started with -Xmx1g", broker.base, broker.pid(), broker);
+    }
+
+    static MeasuredServer of(PeerProcess peer) {
+      return new MeasuredServer("the peer: " + String.join(" ", PeerProcess.commandFromProperties()), peer.base, peer.pid(),
+          peer);
+    }
+
+    /** Empty for the broker, so its result lines read as before. */
+    String label() {
+      return process instanceof PeerProcess ? " (peer)" : "";
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.close();
+    }
   }
 
   record Collected(long delivered, int complete, int fewest, long[] cpuNanos, Percentiles latency) {

@@ -56,10 +56,14 @@ public record ServerLimits(String port, int maxConnections, int maxConnectionsPe
    * connection over only once it has read enough to choose the protocol, so connections that send
    * nothing or too little would escape the caps and the header timeout. Clients speak HTTP/1.1 to the
    * broker (SSE and MCP's Streamable HTTP need nothing more); an h2c upgrade request is answered in HTTP/1.1.
+   * WebSocket compression is off because the broker serves no WebSockets: with it on, Vert.x puts a WebSocket
+   * extension handler into every connection's pipeline, which every response and every SSE chunk passes through.
    */
   public HttpServerOptions options() {
     return new HttpServerOptions()
         .setHttp2ClearTextEnabled(false)
+        .setPerMessageWebSocketCompressionSupported(false)
+        .setPerFrameWebSocketCompressionSupported(false)
         .setIdleTimeout(idleTimeoutSeconds)
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setMaxHeaderSize(maxHeaderBytes)

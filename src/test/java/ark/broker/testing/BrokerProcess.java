@@ -74,7 +74,7 @@ public final class BrokerProcess implements AutoCloseable {
     Path output = logFile("broker-");
     List<String> command = new ArrayList<>(launcher);
     command.addAll(List.of(
-        JAVA.toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-jar", JAR.toString()));
+        JAVA.toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-XX:FreqInlineSize=100", "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
