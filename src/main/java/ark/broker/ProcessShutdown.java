@@ -1,5 +1,6 @@
 package ark.broker;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
@@ -73,6 +74,9 @@ final class ProcessShutdown {
       LOG.info("Stopping before the start finished: nothing is served yet");
       // Deployments still under way fail as the close undeploys them, on Vert.x's threads: expected now.
       vertx.exceptionHandler(failure -> LOG.debug("While stopping before the start finished: {}", failure.toString()));
+      // A blocking task still running (a log being replayed) ends after the event loops have closed, and Vert.x's
+      // task queue logs the refused hand-back as an unexpected error: expected now too.
+      silence("io.vertx.core.impl.TaskQueue");
       close();
       finish(0);
       return;
@@ -122,6 +126,12 @@ final class ProcessShutdown {
   private static void finish(int status) {
     flushLog();
     Runtime.getRuntime().halt(status);
+  }
+
+  private static void silence(String logger) {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
+      logback.getLogger(logger).setLevel(Level.OFF);
+    }
   }
 
   private static void flushLog() {
