@@ -1,15 +1,11 @@
 package ark.broker.bench;
 
-import java.io.IOException;
+import ark.broker.testing.BrokerProcess;
+
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Another questions server, e.g. Ark's own, run fresh by a benchmark in place of the broker so the two are measured
@@ -21,12 +17,10 @@ final class PeerProcess implements AutoCloseable {
 
   final URI base;
   private final Process process;
-  private final Path output;
 
-  private PeerProcess(Process process, URI base, Path output) {
+  private PeerProcess(Process process, URI base) {
     this.process = process;
     this.base = base;
-    this.output = output;
   }
 
   /** The command from {@code -Dbench.peerCommand} (split at spaces), or null when the broker is to be measured. */
@@ -38,8 +32,8 @@ final class PeerProcess implements AutoCloseable {
   static PeerProcess start(List<String> command, int port, Path output) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
     builder.environment().put("PORT", Integer.toString(port));
-    PeerProcess peer = new PeerProcess(builder.start(), URI.create("http://127.0.0.1:" + port), output);
-    peer.awaitHealthy();
+    PeerProcess peer = new PeerProcess(builder.start(), URI.create("http://127.0.0.1:" + port));
+    BrokerProcess.awaitOk("peer", peer.process, peer.base.resolve("/health"), READY_WITHIN, output);
     return peer;
   }
 
@@ -47,32 +41,8 @@ final class PeerProcess implements AutoCloseable {
     return process.pid();
   }
 
-  private void awaitHealthy() throws Exception {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    long deadline = System.nanoTime() + READY_WITHIN.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("peer exited with " + process.exitValue() + ":\n" + Files.readString(output));
-      }
-      try {
-        if (http.send(HttpRequest.newBuilder(base.resolve("/health")).build(), HttpResponse.BodyHandlers.discarding())
-            .statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notListeningYet) {
-        // keep waiting
-      }
-      process.waitFor(50, TimeUnit.MILLISECONDS);
-    }
-    throw new IllegalStateException("peer not healthy within " + READY_WITHIN + ":\n" + Files.readString(output));
-  }
-
   @Override
   public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(20, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      process.waitFor(20, TimeUnit.SECONDS);
-    }
+    BrokerProcess.stop(process);
   }
 }

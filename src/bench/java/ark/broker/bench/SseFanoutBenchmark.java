@@ -58,7 +58,7 @@ public final class SseFanoutBenchmark {
     List<String> peerCommand = PeerProcess.commandFromProperties();
     try (MeasuredServer server = peerCommand == null
         ? MeasuredServer.of(BrokerProcess.start(work.resolve("data"), port, environment))
-        : MeasuredServer.of(PeerProcess.start(peerCommand, port, work.resolve("peer.log")))) {
+        : MeasuredServer.of(PeerProcess.start(peerCommand, port, work.resolve("peer.log")), peerCommand)) {
       System.out.printf("measuring %s%n", server.name());
       double brokerAtReady = Machine.cpuSeconds(server.pid());
       Map<String, Double> rolesAtReady = Machine.cpuSecondsByRole(server.pid());
@@ -203,9 +203,8 @@ public final class SseFanoutBenchmark {
       return new MeasuredServer("the broker, started with -Xmx1g", broker.base, broker.pid(), broker);
     }
 
-    static MeasuredServer of(PeerProcess peer) {
-      return new MeasuredServer("the peer: " + String.join(" ", PeerProcess.commandFromProperties()), peer.base, peer.pid(),
-          peer);
+    static MeasuredServer of(PeerProcess peer, List<String> command) {
+      return new MeasuredServer("the peer: " + String.join(" ", command), peer.base, peer.pid(), peer);
     }
 
     /** Empty for the broker, so its result lines read as before. */

@@ -136,17 +136,24 @@ public final class BrokerProcess implements AutoCloseable {
   }
 
   public void awaitReady(Duration timeout) throws Exception {
+    awaitOk("broker", process, base.resolve("/readyz"), timeout, output);
+  }
+
+  /**
+   * Waits until {@code probe} answers 200, backing off up to 250 ms between tries; fails with the process's output
+   * should it exit first or not answer within {@code timeout}. For any server process a test or benchmark starts.
+   */
+  public static void awaitOk(String name, Process process, URI probe, Duration timeout, Path output) throws Exception {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = 20;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("broker exited with " + process.exitValue() + ":\n" + output());
+        throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + Files.readString(output));
       }
       try {
-        HttpResponse<Void> ready = http.send(HttpRequest.newBuilder(base.resolve("/readyz")).build(),
-            HttpResponse.BodyHandlers.discarding());
-        if (ready.statusCode() == 200) {
+        HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(probe).build(), HttpResponse.BodyHandlers.discarding());
+        if (answer.statusCode() == 200) {
           return;
         }
       } catch (IOException notListeningYet) {
@@ -155,7 +162,7 @@ public final class BrokerProcess implements AutoCloseable {
       process.waitFor(pause, TimeUnit.MILLISECONDS);
       pause = Math.min(pause * 2, 250);
     }
-    throw new IllegalStateException("broker not ready within " + timeout + ":\n" + output());
+    throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + Files.readString(output));
   }
 
   /** SIGTERM, as Kubernetes and Docker ask a container to stop; returns at once (see {@link #awaitExit}). */
@@ -183,10 +190,16 @@ public final class BrokerProcess implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    stop(process);
+  }
+
+  /** SIGTERM, and SIGKILL if the process has not ended 20 s later. For any server process a test or benchmark starts. */
+  public static void stop(Process process) throws InterruptedException {
     if (process.isAlive()) {
       process.destroy();
       if (!process.waitFor(20, TimeUnit.SECONDS)) {
-        kill();
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
       }
     }
   }
