@@ -25,6 +25,7 @@ RUN groupadd --system --gid 10001 ark \
  && chown ark:ark /data
 WORKDIR /app
 COPY --from=build /src/target/ark-broker.jar /app/ark-broker.jar
+COPY conf/jvm.options /app/jvm.options
 # Class-data sharing: a short training run of this image's JVM archives the classes the broker loads, so a new
 # container is ready and warm sooner (docs/benchmarks.md#warm-up). A JVM that cannot use it runs without it.
 COPY scripts/cds-archive.sh /tmp/cds-archive.sh
@@ -39,6 +40,7 @@ ENV HTTP_HOST=0.0.0.0 \
     STORE_DATA_DIR=/data
 VOLUME /data
 EXPOSE 8080 8081
-# Every second the JVM gives back to the system the memory its JIT compilers freed, and its optimizing compiler
-# inlines only small methods, so a fresh broker compiles less under new load (docs/configuration.md#jvm-options).
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:TrimNativeHeapInterval=1000", "-XX:FreqInlineSize=100", "-XX:SharedArchiveFile=/app/ark-broker.jsa", "-jar", "/app/ark-broker.jar"]
+# The JVM options the broker ships with (conf/jvm.options: exit on running out of memory, what the JIT compilers
+# compile), a heap sized from the container's memory limit, and every second the memory the compilers freed given
+# back to the system (docs/configuration.md#jvm-options).
+ENTRYPOINT ["java", "@/app/jvm.options", "-XX:MaxRAMPercentage=75", "-XX:TrimNativeHeapInterval=1000", "-XX:SharedArchiveFile=/app/ark-broker.jsa", "-jar", "/app/ark-broker.jar"]

@@ -1,5 +1,6 @@
 package ark.broker;
 
+import ark.broker.testing.BrokerProcess;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -66,15 +67,25 @@ class DockerfileTest {
   }
 
   @Test
-  void theJvmStartsWithTheEntrypointsOptionsGivesFreedNativeMemoryBackAndInlinesOnlySmallMethods() throws Exception {
-    String entrypoint = instructions().stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
+  void theJvmStartsWithTheEntrypointsOptionsAndTheShippedOnesFromTheirFile() throws Exception {
+    List<String> instructions = instructions();
+    String entrypoint = instructions.stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElseThrow();
     List<String> options = Arrays.stream(entrypoint.substring(entrypoint.indexOf('[') + 1, entrypoint.lastIndexOf(']'))
             .split(",")).map(word -> word.strip().replace("\"", ""))
-        .filter(word -> word.startsWith("-X") && !word.startsWith("-XX:SharedArchiveFile=")).toList();
+        .filter(word -> (word.startsWith("-X") && !word.startsWith("-XX:SharedArchiveFile=")) || word.startsWith("@"))
+        .map(word -> word.startsWith("@") ? "@" + copiedTo(instructions, word.substring(1)) : word).toList();
 
-    assertThat(options).contains("-XX:+ExitOnOutOfMemoryError");
-    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("TrimNativeHeapInterval\\s+= [1-9]")
-        .containsPattern("FreqInlineSize\\s+= 100 ");
+    assertThat(options).contains("@" + BrokerProcess.JVM_OPTIONS);
+    assertThat(JvmOptionsCheck.finalFlags(options)).containsPattern("ExitOnOutOfMemoryError\\s+= true ")
+        .containsPattern("TrimNativeHeapInterval\\s+= [1-9]").containsPattern("FreqInlineSize\\s+= 100 ")
+        .containsPattern("Tier3InvocationThreshold\\s+= 2000 ").containsPattern("SegmentedCodeCache\\s+= false ");
+  }
+
+  /** The file of the build context that a COPY puts at {@code destination} in the image. */
+  private static String copiedTo(List<String> instructions, String destination) {
+    return instructions.stream().filter(line -> line.startsWith("COPY ") && !line.contains("--from"))
+        .filter(line -> line.endsWith(" " + destination)).map(line -> sources(line).get(0)).findFirst()
+        .orElseThrow(() -> new AssertionError("no COPY puts a file at " + destination));
   }
 
   @Test

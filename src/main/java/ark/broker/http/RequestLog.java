@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.logging.BrokerLogConfigurator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Handler;
@@ -22,7 +23,7 @@ import java.util.regex.Pattern;
  */
 final class RequestLog implements Handler<RoutingContext> {
   static final String HEADER = "X-Request-ID";
-  private static final Logger ACCESS = LoggerFactory.getLogger("ark.broker.http.access");
+  private static final Logger ACCESS = LoggerFactory.getLogger(BrokerLogConfigurator.ACCESS_LOGGER);
   private static final int MAX_ID_LENGTH = 128;
   private static final String KEY = "requestId";
   /**

@@ -12,13 +12,13 @@ import org.slf4j.LoggerFactory;
 import java.util.Locale;
 
 /**
- * {@code log.format}: {@code text}, one line per event as {@code logback.xml} writes it, or {@code json}, one JSON
+ * {@code log.format}: {@code text}, one line per event as {@link BrokerLogLayout} writes it, or {@code json}, one JSON
  * object per line for operators who ship their logs ({@code timestamp} in epoch milliseconds, {@code level},
  * {@code threadName}, {@code loggerName}, {@code formattedMessage}, and {@code throwable} for errors with a stack
  * trace). Either way a client's text stays inside its event: escaped in text, a JSON string in JSON.
  */
 public final class LogFormat {
-  /** The appender of the broker's {@code logback.xml} that writes every event, behind its asynchronous queue. */
+  /** The appender of the broker's logging ({@link BrokerLogConfigurator}) that writes every event, behind its asynchronous queue. */
   static final String CONSOLE = "console";
   static final String ASYNC = "async";
 

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * own logger, {@value #LOGGER}, so its level alone decides, whatever {@code LOG_LEVEL} says.
  */
 public final class RequestLines {
-  /** The logger of every per-request line; {@code logback.xml} turns it off until {@link #use} says otherwise. */
+  /** The logger of every per-request line; {@link BrokerLogConfigurator} turns it off until {@link #use} says otherwise. */
   public static final String LOGGER = "ark.broker.requests";
 
   private RequestLines() {

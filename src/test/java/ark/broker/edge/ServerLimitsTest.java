@@ -28,6 +28,11 @@ class ServerLimitsTest {
   }
 
   @Test
+  void connectionsWriteOnTheirOwnEventLoopWithoutAQueueForOtherThreads() {
+    assertThat(ServerLimits.from("http", section(60), 15).options().getStrictThreadMode()).isTrue();
+  }
+
+  @Test
   void capsBelowOneAreRefused() {
     assertThatThrownBy(() -> ServerLimits.from("mcp", section(60).put("maxConnectionsPerClient", 0), 15))
         .hasMessageContaining("mcp.maxConnectionsPerClient must be at least 1");

@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The broker as users run it: {@code java -jar target/ark-broker.jar} in its own process. */
+/** The broker as users run it: {@code java @conf/jvm.options -jar target/ark-broker.jar} in its own process. */
 public final class BrokerProcess implements AutoCloseable {
   /** The jar under test; {@code -Dbroker.jar=} runs another build's (a benchmark comparing against an older commit). */
   private static final Path JAR = Path.of(System.getProperty("broker.jar", "target/ark-broker.jar"));
   /** The Java runtime that runs it; {@code -Dbroker.javaHome=} runs it on another (a benchmark comparing runtimes). */
   private static final Path JAVA = Path.of(System.getProperty("broker.javaHome", System.getProperty("java.home")), "bin", "java");
+  /** The JVM options the broker ships with, which the README's command passes too. */
+  public static final Path JVM_OPTIONS = Path.of("conf/jvm.options");
   /** Where the processes the tests start write their output, rather than the build's console. */
   private static final Path LOGS = Path.of("target/test-logs");
   private static final String MAX_HEAP = "1g";
@@ -74,7 +76,7 @@ public final class BrokerProcess implements AutoCloseable {
     Path output = logFile("broker-");
     List<String> command = new ArrayList<>(launcher);
     command.addAll(List.of(
-        JAVA.toString(), "-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-XX:FreqInlineSize=100", "-jar", JAR.toString()));
+        JAVA.toString(), "-Xmx" + maxHeap, "@" + JVM_OPTIONS, "-jar", JAR.toString()));
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(output.toFile());
