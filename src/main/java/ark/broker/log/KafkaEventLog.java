@@ -59,6 +59,13 @@ public final class KafkaEventLog implements EventLog {
   private static final Duration POLL = Duration.ofMillis(250);
   private static final long RETRY_MILLIS = 500;
   private static final long METADATA_RETRY_MILLIS = 10;
+  /**
+   * How long the reader waits before its next read when the last one brought back only records this replica had
+   * applied on their acknowledgement (see the class comment): nothing waits for them, and the next read, which the
+   * consumer asks Kafka for when this one is taken, then carries all written meanwhile instead of one produce
+   * request's worth. A record of another replica's that arrives then reaches this one that much later.
+   */
+  private static final long OWN_RECORDS_READ_PAUSE_MILLIS = 1;
 
   private final Vertx vertx;
   private final KafkaLogSettings settings;
@@ -262,18 +269,22 @@ public final class KafkaEventLog implements EventLog {
     consumer.poll(POLL)
         .compose(records -> {
           if (records.isEmpty()) {
-            return consumer.position(partition);
+            return consumer.position(partition).map(position -> new Read(position, false));
           }
-          deliver(records);
-          return Future.succeededFuture(appliedPosition);
+          boolean onlyOwn = deliver(records) == 0;
+          return Future.succeededFuture(new Read(appliedPosition, onlyOwn));
         })
         .onComplete(done -> {
           if (closed) {
             return;
           }
           if (done.succeeded()) {
-            passed(done.result());
-            poll();
+            passed(done.result().position());
+            if (done.result().onlyOwnRecords()) {
+              vertx.setTimer(OWN_RECORDS_READ_PAUSE_MILLIS, paused -> poll());
+            } else {
+              poll();
+            }
           } else {
             if (readable) {
               readable = false;
@@ -285,19 +296,27 @@ public final class KafkaEventLog implements EventLog {
         });
   }
 
-  private void deliver(ConsumerRecords<String, byte[]> records) {
+  /** What one read got to: the consumer's position, and whether every record it brought had been applied already. */
+  private record Read(long position, boolean onlyOwnRecords) {
+  }
+
+  /** @return how many of {@code records} were applied now, the others having been applied already */
+  private int deliver(ConsumerRecords<String, byte[]> records) {
+    int applied = 0;
     for (ConsumerRecord<String, byte[]> record : records) {
       long position = record.offset() + 1;
       if (position <= appliedPosition) {
-        continue; // delivered already: the consumer went back (a reset), positions only move forward
+        continue; // applied on its acknowledgement, or delivered already and the consumer went back (a reset)
       }
       int format = formatOf(record);
       if (format < 0 || format > FormatVersion.CURRENT) {
         refuse(position, format);
-        return;
+        return applied;
       }
       apply(position, record.key(), record.value());
+      applied++;
     }
+    return applied;
   }
 
   /** This replica's acknowledged record, applied now if every record before it is (see the class comment). */

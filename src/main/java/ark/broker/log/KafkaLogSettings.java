@@ -13,6 +13,9 @@ import java.util.Map;
  *     may drop them, which is how long a watcher can resume and a lost race can be repaired
  * @param requestTimeoutMillis how long one request to Kafka may take
  * @param deliveryTimeoutMillis how long an append may take in all, retries included, before it fails
+ * @param lingerMillis how long the producer holds an append for others to share its produce request
+ * @param maxInFlightRequests produce requests sent before the first is answered; appends made while they are out
+ *     wait and share the next
  * @param catchUpTimeoutMillis how long a replica waits to catch up before it answers from what it has
  * @param maxRecordBytes the largest record written to the topic, as Kafka counts it (the producer's
  *     {@code max.request.size}, and the {@code max.message.bytes} of a topic the broker creates)
@@ -21,7 +24,8 @@ import java.util.Map;
  */
 public record KafkaLogSettings(String bootstrapServers, String topic, int replicationFactor,
                                long minCompactionLagMillis, long requestTimeoutMillis, long deliveryTimeoutMillis,
-                               long lingerMillis, long catchUpTimeoutMillis, int maxRecordBytes, Retention retention) {
+                               long lingerMillis, int maxInFlightRequests, long catchUpTimeoutMillis,
+                               int maxRecordBytes, Retention retention) {
 
   /**
    * What Kafka keeps of a topic that is only appended to: somewhat more than the store's own retention, so a
@@ -35,6 +39,8 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
   static final int MIN_RECORD_BYTES = 1024 * 1024;
   /** A bound on the setting: every replica and Kafka broker holds records this large in memory while they pass. */
   static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
+  /** The idempotent producer keeps the order of at most this many requests in flight. */
+  static final int MAX_IN_FLIGHT_REQUESTS = 5;
   /** Kafka's default buffer for writes waiting to be sent; larger when the largest record asks for it. */
   private static final long PRODUCER_BUFFER_BYTES = 32L * 1024 * 1024;
 
@@ -42,6 +48,10 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     if (maxRecordBytes < MIN_RECORD_BYTES || maxRecordBytes > MAX_RECORD_BYTES) {
       throw new IllegalArgumentException("kafka.maxRecordBytes must be " + MIN_RECORD_BYTES + " to " + MAX_RECORD_BYTES
           + ", not " + maxRecordBytes);
+    }
+    if (maxInFlightRequests < 1 || maxInFlightRequests > MAX_IN_FLIGHT_REQUESTS) {
+      throw new IllegalArgumentException("kafka.maxInFlightRequests must be 1 to " + MAX_IN_FLIGHT_REQUESTS + ", not "
+          + maxInFlightRequests);
     }
   }
 
@@ -63,6 +73,7 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
         kafka.getLong("requestTimeoutMillis"),
         kafka.getLong("deliveryTimeoutMillis"),
         kafka.getLong("lingerMillis"),
+        kafka.getInteger("maxInFlightRequests"),
         kafka.getLong("catchUpTimeoutMillis"),
         kafka.getInteger("maxRecordBytes"),
         retention);
@@ -96,7 +107,10 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     config.put("acks", "all");
     config.put("enable.idempotence", true);
     config.put("linger.ms", (int) lingerMillis);
-    // Appends are pipelined (many in flight, each answered when read back): they share produce requests.
+    // Appends are pipelined (each waits for its own acknowledgement, not for the one before it). With no linger an
+    // append goes at once unless maxInFlightRequests are out, and those made meanwhile share the next request: a busy
+    // replica sends a few requests per round trip, each carrying all that arrived meanwhile.
+    config.put("max.in.flight.requests.per.connection", maxInFlightRequests);
     config.put("batch.size", 256 * 1024);
     config.put("max.request.size", maxRecordBytes);
     config.put("buffer.memory", producerBufferBytes());

@@ -318,13 +318,18 @@ class KafkaEventLogTest {
   }
 
   @Test
-  void maxRecordBytesOutsideItsRangeRefusesTheSettings() {
+  void maxRecordBytesOrMaxInFlightRequestsOutsideTheirRangesRefuseTheSettings() {
     JsonObject kafka = ConfigLoader.bundledDefaults().getJsonObject("kafka").put("topic", "t");
 
     assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxRecordBytes", 1000), "topic"))
         .hasMessage("kafka.maxRecordBytes must be 1048576 to 67108864, not 1000");
     assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxRecordBytes", 100_000_000), "topic"))
         .hasMessage("kafka.maxRecordBytes must be 1048576 to 67108864, not 100000000");
+    // The idempotent producer keeps the order of at most five requests in flight.
+    assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxInFlightRequests", 0), "topic"))
+        .hasMessage("kafka.maxInFlightRequests must be 1 to 5, not 0");
+    assertThatThrownBy(() -> KafkaLogSettings.from(kafka.copy().put("maxInFlightRequests", 6), "topic"))
+        .hasMessage("kafka.maxInFlightRequests must be 1 to 5, not 6");
   }
 
   /**

@@ -25,6 +25,8 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
   private final Path properties;
   /** What the Kafka processes print: target/test-logs/kafka-*.out. */
   private final Path output;
+  /** What the Kafka broker logs: the output's name ending in .log. */
+  private final Path logFile;
   private final int port;
   private final String classpath;
   private Process process;
@@ -35,6 +37,7 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
     this.classpath = classpath();
     this.properties = dir.resolve("server.properties");
     this.output = BrokerProcess.logFile("kafka-");
+    this.logFile = output.resolveSibling(output.getFileName().toString().replace(".out", ".log"));
     Files.writeString(properties, String.join("\n",
         "process.roles=broker,controller",
         "node.id=1",
@@ -120,9 +123,10 @@ public final class ForkedKafka implements TestKafka, AutoCloseable {
   }
 
   private Process run(List<String> main) throws IOException {
-    // Logs by the broker's logback.xml (to the console, so into the output file), not by the tests' logback-test.xml.
+    // Logs by the tests' logback-test.xml (on this class path: WARN and above) into a file of its own beside the
+    // output; without a configuration logback would let every DEBUG event through, to no appender, at Kafka's cost.
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-Dlogback.configurationFile=logback.xml", "-cp", classpath));
+        "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-Dark.test.log=" + logFile, "-cp", classpath));
     command.addAll(main);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
