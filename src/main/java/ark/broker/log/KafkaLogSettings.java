@@ -45,13 +45,13 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
   private static final long PRODUCER_BUFFER_BYTES = 32L * 1024 * 1024;
 
   public KafkaLogSettings {
-    if (maxRecordBytes < MIN_RECORD_BYTES || maxRecordBytes > MAX_RECORD_BYTES) {
-      throw new IllegalArgumentException("kafka.maxRecordBytes must be " + MIN_RECORD_BYTES + " to " + MAX_RECORD_BYTES
-          + ", not " + maxRecordBytes);
-    }
-    if (maxInFlightRequests < 1 || maxInFlightRequests > MAX_IN_FLIGHT_REQUESTS) {
-      throw new IllegalArgumentException("kafka.maxInFlightRequests must be 1 to " + MAX_IN_FLIGHT_REQUESTS + ", not "
-          + maxInFlightRequests);
+    within("maxRecordBytes", maxRecordBytes, MIN_RECORD_BYTES, MAX_RECORD_BYTES);
+    within("maxInFlightRequests", maxInFlightRequests, 1, MAX_IN_FLIGHT_REQUESTS);
+  }
+
+  private static void within(String key, int value, int least, int most) {
+    if (value < least || value > most) {
+      throw new IllegalArgumentException("kafka." + key + " must be " + least + " to " + most + ", not " + value);
     }
   }
 
