@@ -34,7 +34,11 @@ public final class Sequence<T extends RetainedItems.Item> {
     return items.get(head);
   }
 
+  /** Removes the oldest item; one dropped before leaves the count of dropped ones with it. */
   public void removeFirst() {
+    if (items.get(head).dropped()) {
+      dropped--;
+    }
     items.set(head++, null);
     if (head > 1024 && head > items.size() / 2) {
       items.subList(0, head).clear();
@@ -59,7 +63,7 @@ public final class Sequence<T extends RetainedItems.Item> {
 
   /** The items not dropped, in order, as a list of their own (dropping them reshapes this sequence). */
   public List<T> kept() {
-    List<T> kept = new ArrayList<>(size() - Math.min(dropped, size()));
+    List<T> kept = new ArrayList<>(size() - dropped);
     for (int i = head; i < items.size(); i++) {
       if (!items.get(i).dropped()) {
         kept.add(items.get(i));
@@ -71,12 +75,7 @@ public final class Sequence<T extends RetainedItems.Item> {
   /** An item of this sequence was dropped: once as many are as kept, they all leave. */
   public void droppedOne() {
     if (++dropped > 64 && dropped * 2 > size()) {
-      List<T> kept = new ArrayList<>(size() - dropped);
-      for (int i = head; i < items.size(); i++) {
-        if (!items.get(i).dropped()) {
-          kept.add(items.get(i));
-        }
-      }
+      List<T> kept = kept();
       items.clear();
       items.addAll(kept);
       head = 0;
