@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.access.ArkBrokerAccess;
 import ark.broker.auth.Actor;
 import ark.broker.bus.ItemPage;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
@@ -62,14 +63,27 @@ final class ArkRoutes {
     serve(route, RoutingContext::next, handler);
   }
 
+  /**
+   * The access decision comes before the body is read and before a watch opens: a watch without a cursor never asks
+   * the store, and a body refused is not worth decoding.
+   */
   private void serve(Route route, Handler<RoutingContext> reading, Handler<RoutingContext> handler) {
-    route.handler(hosts).handler(authentication).handler(reading).handler(ctx -> {
+    route.handler(hosts).handler(authentication).handler(ArkRoutes::permitted).handler(reading).handler(ctx -> {
       try {
         handler.handle(ctx);
       } catch (RuntimeException refused) {
         ctx.fail(refused);
       }
     }).failureHandler(ArkErrors::handle);
+  }
+
+  private static void permitted(RoutingContext ctx) {
+    try {
+      ArkBrokerAccess.require(actor(ctx));
+      ctx.next();
+    } catch (RuntimeException refused) {
+      ctx.fail(refused);
+    }
   }
 
   static Actor actor(RoutingContext ctx) {
