@@ -9,6 +9,14 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.InputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -18,11 +26,63 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ArkRoutesAccessTest {
   static TestBroker broker;
+  /** A broker that trusts no network: a request without a token is anonymous there. */
+  static TestBroker untrusting;
 
   @RegisterExtension
   static final BrokerExtension lifecycle = BrokerExtension.withIdentities(new JsonObject()
       .put("auth", new JsonObject().put("clusterNetworks", new JsonArray().add("127.0.0.0/8").add("::1"))),
       started -> broker = started);
+
+  @RegisterExtension
+  static final BrokerExtension untrustingLifecycle = BrokerExtension.withIdentities(started -> untrusting = started);
+
+  /** Every route and watch of Ark's broker, with a body as Ark's callers send it. */
+  private static final List<String[]> ROUTES = List.of(
+      new String[] {"POST", "/messages", message("c-table", "hi")},
+      new String[] {"GET", "/messages", null},
+      new String[] {"GET", "/messages?watch=true", null},
+      new String[] {"GET", "/messages?watch=true&conversation_id=c-table", null},
+      new String[] {"GET", "/messages?watch=true&cursor=0", null},
+      new String[] {"DELETE", "/messages", null},
+      new String[] {"POST", "/conversations", "{}"},
+      new String[] {"GET", "/conversations", null},
+      new String[] {"GET", "/conversations/c-table", null},
+      new String[] {"DELETE", "/conversations/c-table", null},
+      new String[] {"DELETE", "/conversations/c-table/queries/q-1/messages", null},
+      new String[] {"DELETE", "/queries/q-1/messages", null},
+      new String[] {"DELETE", "/conversations", null},
+      new String[] {"GET", "/memory-status", null},
+      new String[] {"POST", "/stream/q-table", "{\"id\":\"c1\",\"choices\":[]}\n"},
+      new String[] {"POST", "/stream/q-table/complete", "{}"},
+      new String[] {"GET", "/stream/q-table", null},
+      new String[] {"GET", "/stream", null},
+      new String[] {"GET", "/stream?watch=true", null},
+      new String[] {"DELETE", "/stream", null},
+      new String[] {"POST", "/events", event("uid-table")},
+      new String[] {"GET", "/events", null},
+      new String[] {"GET", "/events?watch=true", null},
+      new String[] {"GET", "/events/uid-table", null},
+      new String[] {"GET", "/events/uid-table?watch=true", null},
+      new String[] {"DELETE", "/events/uid-table", null},
+      new String[] {"DELETE", "/events", null},
+      new String[] {"POST", "/sessions", "{\"sessionId\":\"s-table\"}"},
+      new String[] {"GET", "/sessions", null},
+      new String[] {"GET", "/sessions/s-table", null},
+      new String[] {"DELETE", "/sessions", null},
+      new String[] {"POST", "/v1/traces", "{\"resourceSpans\":[]}"},
+      new String[] {"GET", "/traces", null},
+      new String[] {"GET", "/traces?watch=true", null},
+      new String[] {"GET", "/traces/0af7651916cd43dd8448eb211c80319c", null},
+      new String[] {"GET", "/traces/0af7651916cd43dd8448eb211c80319c?watch=true", null},
+      new String[] {"DELETE", "/traces", null});
+
+  private static String event(String queryId) {
+    return new JsonObject().put("timestamp", "2026-11-26T00:00:00Z").put("eventType", "Normal")
+        .put("reason", "QueryExecutionStart").put("message", "no")
+        .put("data", new JsonObject().put("queryId", queryId).put("queryName", "q-refused")
+            .put("sessionId", "s-refused")).encode();
+  }
 
   private static String message(String conversation, String text) {
     return new JsonObject().put("conversation_id", conversation).put("query_id", "q-1")
@@ -68,6 +128,49 @@ class ArkRoutesAccessTest {
     }
     assertThat(broker.post("/stream/q-refused/complete", "{}").status()).as("no chunk was kept").isEqualTo(404);
     assertThat(broker.get("/events/uid-refused").json().getJsonArray("items")).isEmpty();
+  }
+
+  /**
+   * One access decision, in the route, before anything is read or sent: every route and every watch of Ark's stores x
+   * agent, person, service, admin, a caller from a trusted network without a token, and one from elsewhere.
+   */
+  @Test
+  void everyRouteAndWatchDecidesAccessBeforeAnythingIsSent() throws Exception {
+    List<String> wrong = new ArrayList<>();
+    for (String[] route : ROUTES) {
+      expect(wrong, route, broker.as(Identities.AGENT), "agent", 403);
+      expect(wrong, route, broker.as(Identities.HUMAN), "person", 403);
+      expect(wrong, route, untrusting, "no token", 401);
+      expect(wrong, route, broker.as(Identities.SERVICE), "service", 0);
+      expect(wrong, route, broker.as(Identities.ADMIN), "admin", 0);
+      expect(wrong, route, broker, "trusted network", 0);
+    }
+    assertThat(wrong).isEmpty();
+  }
+
+  /** Records a mismatch: {@code refusal} expected with the envelope and nothing else, or (0) anything but a refusal. */
+  private static void expect(List<String> wrong, String[] route, TestBroker caller, String who, int refusal)
+      throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(caller.base.resolve(route[1]))
+        .timeout(Duration.ofSeconds(10))
+        .method(route[0], route[2] == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(route[2]));
+    if (route[2] != null) {
+      request.header("Content-Type", route[1].startsWith("/stream") ? "application/x-ndjson" : "application/json");
+    }
+    HttpResponse<InputStream> response = caller.open(request);
+    try (InputStream body = response.body()) {
+      int status = response.statusCode();
+      String line = route[0] + " " + route[1] + " as " + who + ": " + status;
+      if (refusal != 0 && status != refusal) {
+        // Not read: what a watch let through would never end.
+        wrong.add(line + " (expected " + refusal + ")");
+      } else if (refusal != 0 && !new String(body.readAllBytes(), StandardCharsets.UTF_8).contains("\"error\"")) {
+        wrong.add(line + " without the error envelope");
+      } else if (refusal == 0 && (status == 401 || status == 403 || status >= 500)) {
+        wrong.add(line + " (expected to be served)");
+      }
+    }
   }
 
   @Test

@@ -102,6 +102,14 @@ public final class TestBroker implements AutoCloseable {
     return new Response(response.statusCode(), response.headers().map(), response.body());
   }
 
+  /** Sends {@code request} with this caller's token, answered as soon as its headers are: for watches. */
+  public HttpResponse<java.io.InputStream> open(HttpRequest.Builder request) throws Exception {
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   /** Creates a question from a JSON body (quotes may be written as ') and returns it. */
   public JsonObject ask(String json) throws Exception {
     Response created = post("/questions", json.replace('\'', '"'));
