@@ -1,6 +1,9 @@
 package ark.broker.http;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.vertx.core.json.JsonObject;
+
+import java.lang.management.ManagementFactory;
 
 /**
  * How the routes of Ark's broker (memory, streams) are served on the REST port, from the {@code arkApi} section.
@@ -13,20 +16,43 @@ import io.vertx.core.json.JsonObject;
  * @param maxReadersPerStream readers of one Query's stream each event loop serves; more get 503
  * @param streamReaderIdleMillis a stream reader that neither gets a chunk nor sees the stream end this long gets a
  *     timeout error and {@code [DONE]} (Ark's STREAM_IDLE_TIMEOUT_MS)
+ * @param maxHeldBytes what all clients together may make the broker hold: the bytes every watch and stream reader has
+ *     not read yet, and the request bodies being read
  */
 public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes,
-                             int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis) {
+                             int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis,
+                             long maxHeldBytes) {
 
   public static ArkApiSettings from(JsonObject arkApi) {
     ArkApiSettings settings = new ArkApiSettings(arkApi.getLong("bodyLimitBytes"),
         arkApi.getLong("heartbeatSeconds") * 1000, arkApi.getInteger("maxWatchesPerLoop"),
         arkApi.getLong("maxUnreadBytes"), arkApi.getInteger("maxStreamLineBytes"),
-        arkApi.getInteger("maxReadersPerStream"), arkApi.getLong("streamReaderIdleSeconds") * 1000);
+        arkApi.getInteger("maxReadersPerStream"), arkApi.getLong("streamReaderIdleSeconds") * 1000,
+        arkApi.getLong("maxHeldBytes"));
     if (settings.bodyLimitBytes < 1 || settings.heartbeatMillis < 1 || settings.maxWatchesPerLoop < 1
         || settings.maxUnreadBytes < 1 || settings.maxStreamLineBytes < 1 || settings.maxReadersPerStream < 1
-        || settings.streamReaderIdleMillis < 1) {
+        || settings.streamReaderIdleMillis < 1 || settings.maxHeldBytes < 1) {
       throw new IllegalArgumentException("every arkApi setting must be positive");
     }
+    if (settings.maxHeldBytes < Math.max(settings.bodyLimitBytes, settings.maxUnreadBytes)) {
+      throw new IllegalArgumentException("arkApi.maxHeldBytes (" + settings.maxHeldBytes + ") must be at least"
+          + " arkApi.bodyLimitBytes (" + settings.bodyLimitBytes + ") and arkApi.maxUnreadBytes ("
+          + settings.maxUnreadBytes + ")");
+    }
+    long direct = maxDirectMemory();
+    // Readers being cut off hold what they held until their connections close: room for a few times the budget.
+    if (settings.maxHeldBytes > direct / 4) {
+      throw new IllegalArgumentException("arkApi.maxHeldBytes (" + settings.maxHeldBytes + ") must be at most a quarter"
+          + " of the direct memory this JVM may use (" + direct + " bytes, -XX:MaxDirectMemorySize), where unread bytes"
+          + " wait");
+    }
     return settings;
+  }
+
+  /** What -XX:MaxDirectMemorySize allows; by default the JVM allows as much as its heap. */
+  private static long maxDirectMemory() {
+    long set = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+        .getVMOption("MaxDirectMemorySize").getValue());
+    return set > 0 ? set : Runtime.getRuntime().maxMemory();
   }
 }

@@ -2,6 +2,7 @@ package ark.broker.http;
 
 import ark.broker.auth.AuthFailure;
 import ark.broker.bus.StoreFailure;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -22,6 +23,10 @@ final class ArkErrors {
     Throwable failure = ctx.failure();
     if (failure instanceof ArkProblem problem) {
       send(ctx, problem.status, problem.code, problem.getMessage());
+      return;
+    }
+    if (failure instanceof HttpClosedException) {
+      // The client left while its body was read: nobody to answer, and nothing of the server's to report.
       return;
     }
     if (failure == null) {

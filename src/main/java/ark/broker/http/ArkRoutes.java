@@ -28,10 +28,12 @@ final class ArkRoutes {
   private final HostCheck hosts;
   private final Authentication authentication;
   private final BodyHandler body;
+  private final ArkApiSettings settings;
 
   ArkRoutes(HostCheck hosts, Authentication authentication, ArkApiSettings settings) {
     this.hosts = hosts;
     this.authentication = authentication;
+    this.settings = settings;
     this.body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
   }
 
@@ -51,12 +53,38 @@ final class ArkRoutes {
 
   /** A POST whose body the handler reads itself, if at all (paused until it does). */
   void post(Router router, String path, Handler<RoutingContext> handler) {
-    serve(router.post(path), handler);
+    serve(router.post(path), ctx -> {
+      if (holding(ctx, settings.maxStreamLineBytes())) {
+        ctx.next();
+      }
+    }, handler);
   }
 
   /** A POST with a JSON body, read whole up to the limit before the handler runs. */
   void postJson(Router router, String path, Handler<RoutingContext> handler) {
-    serve(router.post(path), ctx -> body.handle(ctx), handler);
+    serve(router.post(path), ctx -> {
+      String length = ctx.request().getHeader("Content-Length");
+      long declared = length == null || !length.matches("[0-9]{1,18}") ? settings.bodyLimitBytes()
+          : Math.min(Long.parseLong(length), settings.bodyLimitBytes());
+      if (holding(ctx, declared)) {
+        body.handle(ctx);
+      }
+    }, handler);
+  }
+
+  /**
+   * Holds {@code bytes} of the process's budget for what clients hold while the request is served (a body read in
+   * parts holds at most a part); when they do not fit, the request is refused before its body is read.
+   */
+  private boolean holding(RoutingContext ctx, long bytes) {
+    HeldBytes budget = HeldBytes.shared(ctx.vertx(), settings.maxHeldBytes());
+    if (!budget.tryHold(bytes)) {
+      ctx.fail(new ArkProblem(503, "SERVICE_UNAVAILABLE", "this broker is reading as many request bodies and holding"
+          + " as many unread bytes for its clients as it may; try again later"));
+      return false;
+    }
+    ctx.addEndHandler(served -> budget.release(bytes));
+    return true;
   }
 
   private void serve(Route route, Handler<RoutingContext> handler) {

@@ -68,8 +68,7 @@ final class ArkWatches<I extends SequencedItem> {
           + " watches of this kind on this connection's event loop; try again later");
     }
     List<ArkWatch<I>> opened = new ArrayList<>(1);
-    ArkSse sse = ArkSse.open(ctx.vertx(), ctx.response(), settings.heartbeatMillis(), settings.maxUnreadBytes(),
-        () -> watches.remove(opened.get(0)));
+    ArkSse sse = ArkSse.open(ctx, settings, () -> watches.remove(opened.get(0)));
     ArkWatch<I> watch = new ArkWatch<>(sse, wanted);
     opened.add(watch);
     watches.add(watch);

@@ -9,6 +9,7 @@ import ark.broker.bus.WarmUpGate;
 import ark.broker.edge.ConnectionLimits;
 import ark.broker.edge.HostPolicy;
 import ark.broker.edge.ListenAddress;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -100,6 +101,10 @@ public final class HttpVerticle extends VerticleBase {
     // An emailed answer link: the page (GET) and its form (POST); the token in them is the credential.
     router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
         .handler(channelBody).handler(channelEvents::forward);
+    Gauge.builder("ark_broker_ark_api_held_bytes", HeldBytes.shared(vertx, ark.settings().maxHeldBytes()),
+            HeldBytes::held)
+        .description("Bytes the clients of Ark's routes hold: unread by watches and stream readers, and bodies being read")
+        .register(meters);
     ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings());
     memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings());
     new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);

@@ -93,8 +93,7 @@ final class StreamRoutes {
           + " readers on this connection's event loop, the most it may; try again later");
     }
     List<StreamReader> opened = new ArrayList<>(1);
-    ArkSse sse = ArkSse.open(ctx.vertx(), ctx.response(), settings.heartbeatMillis(), settings.maxUnreadBytes(),
-        () -> forget(query, opened.get(0)));
+    ArkSse sse = ArkSse.open(ctx, settings, () -> forget(query, opened.get(0)));
     StreamReader reader = new StreamReader(ctx.vertx(), sse, settings.streamReaderIdleMillis());
     opened.add(reader);
     of.add(reader);
