@@ -155,6 +155,69 @@ class MalformedRequestsTest {
     }
   }
 
+  @Test
+  void anAbsoluteFormTargetWithoutHostIs400InTheRoutesEnvelopeOnEveryRouteOfBothPorts() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String route : concat(REST_ROUTES, HostCheckTest.ARK_ROUTES)) {
+        RawHttp.Answer answer = raw(withoutHost(absolute(request(route, "unused"), broker.base)));
+        assertThat(answer.status()).as("%s: %s", route, answer.text()).isEqualTo(400);
+        JsonObject error = new JsonObject(answer.body()).getJsonObject("error");
+        assertThat(error.getString("message")).contains("Host header");
+        assertThat(error.getValue("code")).as("%s: the envelope of its routes", route)
+            .isEqualTo(ArkRoutes.owns(route.split(" ")[1].split("\\?")[0]) ? "VALIDATION_ERROR" : 400);
+      }
+      for (String route : MCP_ROUTES) {
+        RawHttp.Answer answer = RawHttp.send(broker.mcp, withoutHost(absolute(request(route, "unused"), broker.mcp)));
+        assertThat(answer.status()).as("MCP %s: %s", route, answer.text()).isEqualTo(400);
+        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
+      }
+    });
+  }
+
+  @Test
+  void aTargetThatIsNeitherAPathNorAUrlIs400OnBothPorts() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String target : List.of("*", "*/mcp", "mcp", "?x=1")) {
+        for (String method : List.of("OPTIONS", "GET", "POST")) {
+          String request = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+              + "Accept: application/json, text/event-stream\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+          for (RawHttp.Answer answer : List.of(RawHttp.send(broker.mcp, request), raw(request))) {
+            assertThat(answer.status()).as("%s %s: %s", method, target, answer.text()).isEqualTo(400);
+            assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("request target");
+          }
+        }
+      }
+    });
+  }
+
+  private interface Requests {
+    void send() throws Exception;
+  }
+
+  /** Sends the requests, then checks that the broker logged no error and no stack trace meanwhile. */
+  private static void withoutAnErrorLine(Requests requests) throws Exception {
+    CapturedLog log = CapturedLog.all();
+    try (log) {
+      requests.send();
+    }
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR)
+        || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
+  }
+
+  /** The request with its target in absolute form, naming {@code server}. */
+  private static String absolute(String request, java.net.URI server) {
+    int target = request.indexOf(' ') + 1;
+    return request.substring(0, target) + "http://localhost:" + server.getPort() + request.substring(target);
+  }
+
+  private static String withoutHost(String request) {
+    return request.replaceFirst("Host: [^\r]*\r\n", "");
+  }
+
   private static String request(String route, String host) {
     String[] parts = route.split(" ", 2);
     boolean body = parts[0].equals("POST") || parts[0].equals("PATCH") || parts[0].equals("PUT");
