@@ -190,6 +190,51 @@ class MalformedRequestsTest {
     });
   }
 
+  @Test
+  void anEventOrASessionFilterBeyondTheDatesOfJavaScriptIs400() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String timestamp : List.of("-999999999-01-01T00:00:00Z", "+999999999-12-31T23:59:59Z",
+          "+275760-09-13T00:00:00.001Z")) {
+        String event = new JsonObject().put("timestamp", timestamp).put("reason", "QueryExecutionStart")
+            .put("data", new JsonObject().put("queryId", "uid-far").put("queryName", "q-far").put("sessionId", "s-far"))
+            .encode();
+        TestBroker.Response posted = broker.post("/events", event);
+        assertThat(posted.status()).as("%s: %s", timestamp, posted.body()).isEqualTo(400);
+        assertThat(posted.error().getString("code")).isEqualTo("VALIDATION_ERROR");
+        assertThat(posted.error().getString("message")).startsWith("timestamp: ").contains(timestamp);
+
+        TestBroker.Response filtered = broker.get("/sessions?dateFrom=" + timestamp.replace("+", "%2B"));
+        assertThat(filtered.status()).as("%s: %s", timestamp, filtered.body()).isEqualTo(400);
+        assertThat(filtered.error().getString("message")).startsWith("dateFrom: ");
+      }
+      assertThat(broker.get("/events/uid-far").json().getInteger("total")).isZero();
+      assertThat(broker.post("/events", new JsonObject().put("timestamp", "+275760-09-13T00:00:00Z")
+          .put("data", new JsonObject().put("queryId", "uid-far")).encode()).status()).as("the last date there is")
+          .isEqualTo(201);
+    });
+  }
+
+  @Test
+  void aTtlBeyondTheLargestWholeNumberUpstreamTakesIs400AndOneWithinIsVisible() throws Exception {
+    String conversation = "c-ttl-" + java.util.UUID.randomUUID();
+    for (Object ttl : List.of(Long.MAX_VALUE, "9223372036854775807", new java.math.BigInteger("18446744073709551617"),
+        9_007_199_254_740_992L, "100000000000000000")) {
+      TestBroker.Response posted = broker.post("/messages", messages(conversation, ttl));
+      assertThat(posted.status()).as("ttl_seconds %s: %s", ttl, posted.body()).isEqualTo(400);
+      assertThat(posted.error().getString("message")).contains("ttl_seconds").contains("9007199254740991");
+    }
+    assertThat(broker.get("/messages?conversation_id=" + conversation).json().getInteger("total")).isZero();
+
+    assertThat(broker.post("/messages", messages(conversation, 9_007_199_254_740_991L)).status()).isEqualTo(200);
+    assertThat(broker.get("/messages?conversation_id=" + conversation).json().getInteger("total")).isOne();
+  }
+
+  private static String messages(String conversation, Object ttl) {
+    return new JsonObject().put("conversation_id", conversation).put("query_id", "q-1").put("ttl_seconds", ttl)
+        .put("messages", new io.vertx.core.json.JsonArray().add(new JsonObject().put("role", "user").put("content", "hi")))
+        .encode();
+  }
+
   private interface Requests {
     void send() throws Exception;
   }
