@@ -2,8 +2,8 @@ package ark.broker;
 
 import ark.broker.bus.BusCodecs;
 import ark.broker.bus.QuestionRetention;
-import ark.broker.log.LogBackup;
 import ark.broker.log.LogExport;
+import ark.broker.log.PartialDirectory;
 import ark.broker.mcp.McpSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
@@ -12,7 +12,6 @@ import io.vertx.core.json.JsonObject;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,11 +39,7 @@ final class ExportCommand {
   }
 
   private static String export(Vertx vertx, JsonObject config, Path target) throws Exception {
-    Path partial = target.resolveSibling(target.getFileName() + ".partial");
-    if (Files.exists(target) || Files.exists(partial)) {
-      throw new StateCommand.Refused("Export target " + (Files.exists(target) ? target
-          : partial + " (left by an export that did not finish)") + " exists already; name a new directory");
-    }
+    PartialDirectory.refuseTaken(target, "export");
     Path dataDir = Path.of(config.getJsonObject("store").getString("dataDir"));
     boolean replicated = Main.replicated(config);
     if (!replicated && !Files.isDirectory(dataDir)) {
@@ -54,7 +49,7 @@ final class ExportCommand {
     BusCodecs.register(vertx.eventBus());
     QuestionRetention retention = QuestionRetention.from(config.getJsonObject("retention"));
     McpSettings mcp = McpSettings.from(config.getJsonObject("mcp"), replicated ? null : dataDir, retention);
-    Files.createDirectories(partial);
+    Path partial = PartialDirectory.create(target, "export");
     Map<String, Long> records = new LinkedHashMap<>();
     try {
       for (Main.StoreOnLog onLog : Main.storesOnLogs(config, () -> mcp, new SimpleMeterRegistry())) {
@@ -70,9 +65,7 @@ final class ExportCommand {
       }
       throw failed;
     }
-    LogBackup.sync(partial);
-    Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
-    LogBackup.sync(target.toAbsolutePath().getParent());
+    PartialDirectory.complete(partial, target);
     return "Exported " + Main.whereStateIs(config) + " to " + target + "; records per log: " + records;
   }
 }

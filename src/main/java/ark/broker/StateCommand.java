@@ -1,5 +1,6 @@
 package ark.broker;
 
+import ark.broker.log.PartialDirectory;
 import ark.broker.worker.KafkaWorkerSettings;
 import ark.broker.worker.WorkerGroup;
 import io.vertx.core.Vertx;
@@ -63,7 +64,7 @@ final class StateCommand {
       JsonObject config = ConfigLoader.load(vertx, env).await();
       out.println(work.run(vertx, config, Path.of(args[1])));
       return 0;
-    } catch (Refused refused) {
+    } catch (Refused | PartialDirectory.Taken refused) {
       err.println(refused.getMessage());
       return 2;
     } catch (Exception e) {

@@ -7,7 +7,10 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static ark.broker.testing.TestBroker.someone;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -99,6 +103,42 @@ class BackupRestoreTest {
     Files.createDirectories(dataDir.resolve("questions"));
     Path existing = Files.createDirectories(dir.resolve("existing"));
     assertThatThrownBy(() -> LogBackup.backup(dataDir, existing)).hasMessageContaining("exists already");
+  }
+
+  @Test
+  void theBackupCommandRefusesATargetOrPartialCopyThatExistsOrIsALinkAndWritesNothingThroughIt() throws Exception {
+    Path dataDir = dir.resolve("data");
+    try (TestBroker broker = TestBroker.start(dataDir)) {
+      broker.ask("{'recipient':'" + someone() + "','content':'Backed up?'}");
+    }
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Path target = dir.resolve("backup");
+    Path partial = dir.resolve("backup.partial");
+    for (Path planted : List.of(partial, target)) {
+      for (Path pointingTo : List.of(elsewhere, dir.resolve("nowhere"))) {
+        Files.createSymbolicLink(planted, pointingTo);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = BackupCommand.run(new String[] {"backup", target.toString()}, Map.of("STORE_DATA_DIR",
+            dataDir.toString()), new PrintStream(new ByteArrayOutputStream(), true, UTF_8), new PrintStream(err, true, UTF_8));
+
+        String said = err.toString(UTF_8);
+        assertThat(status).as("%s -> %s: %s", planted, pointingTo, said).isEqualTo(2);
+        assertThat(said).contains(planted.toString(), "exists already").doesNotContain("Exception");
+        try (var written = Files.list(elsewhere)) {
+          assertThat(written.toList()).as("written through the link").isEmpty();
+        }
+        assertThat(dir.resolve("nowhere")).doesNotExist();
+        assertThat(Files.isSymbolicLink(planted)).as("the link is left as it was").isTrue();
+        assertThat(Files.exists(planted == target ? partial : target, LinkOption.NOFOLLOW_LINKS)).isFalse();
+        Files.delete(planted);
+      }
+    }
+    Files.createDirectories(partial);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertThat(BackupCommand.run(new String[] {"backup", target.toString()}, Map.of("STORE_DATA_DIR", dataDir.toString()),
+        new PrintStream(new ByteArrayOutputStream(), true, UTF_8), new PrintStream(err, true, UTF_8))).isEqualTo(2);
+    assertThat(err.toString(UTF_8)).contains(partial + " (left by a backup that did not finish) exists already");
   }
 
   private static long version(JsonObject question) {

@@ -39,10 +39,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ConnectionLimits implements Shareable {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimits.class);
 
-  /** The port's error body for a status and message, in its own format (REST error JSON, JSON-RPC). */
+  /**
+   * The error body for a refused request, a status and a message, in the format of the routes the request is for
+   * (REST error JSON, Ark's broker's, JSON-RPC).
+   */
   @FunctionalInterface
   public interface ErrorBody {
-    String of(int status, String message);
+    String of(HttpServerRequest request, int status, String message);
   }
 
   private final ServerLimits limits;
@@ -72,7 +75,7 @@ public final class ConnectionLimits implements Shareable {
    * {@link MalformedRequests}; refusals use {@code errorBody}. Call it on the verticle's event loop.
    */
   public HttpServer createServer(Vertx vertx, Handler<HttpServerRequest> requests, ErrorBody errorBody) {
-    Handler<HttpServerRequest> guarded = new MalformedRequests(requests, problem -> errorBody.of(400, problem), malformed);
+    Handler<HttpServerRequest> guarded = new MalformedRequests(requests, errorBody, malformed);
     return vertx.createHttpServer(limits.options())
         .connectionHandler(connection -> opened(vertx, connection))
         .invalidRequestHandler(request -> refuseUndecodable(request, errorBody))
@@ -168,7 +171,7 @@ public final class ConnectionLimits implements Shareable {
         .setStatusCode(status)
         .putHeader("Content-Type", "application/json")
         .putHeader("Connection", "close")
-        .end(errorBody.of(status, problem))
+        .end(errorBody.of(request, status, problem))
         .onComplete(sent -> connection.close());
   }
 

@@ -4,20 +4,20 @@ import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.function.UnaryOperator;
-
 /**
  * Answers requests the router cannot even look at with 400, before routing: a request line or headers the HTTP
- * codec could not decode, an HTTP/1.x request without a {@code Host} or with a malformed one ({@code a@b},
- * {@code x#y}), an absolute-form target with a malformed authority, a target whose percent-encoding is broken.
+ * codec could not decode, a target that is neither a path nor an absolute URL ({@code *}, {@code mcp}), an HTTP/1.x
+ * request without a {@code Host} (whatever its target) or with a malformed one ({@code a@b}, {@code x#y}), an
+ * absolute-form target with a malformed authority, a target whose percent-encoding is broken.
  * Without this they surface as errors deep in routing (a 500 with a stack trace in the log), though all of them
  * are the client's mistake; a flood of them writes at most one WARN line per period. Every port of the broker puts
  * it in front of its router.
  *
- * @param errorBody the JSON error body, in the port's own format, for a message
+ * @param errorBody the JSON error body, in the format of the request's routes
  * @param warning the port's WARN line for refused requests
  */
-public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<String> errorBody, RateLimitedWarning warning)
+public record MalformedRequests(Handler<HttpServerRequest> next, ConnectionLimits.ErrorBody errorBody,
+                               RateLimitedWarning warning)
     implements Handler<HttpServerRequest> {
 
   @Override
@@ -32,7 +32,7 @@ public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<S
         .setStatusCode(400)
         .putHeader("Content-Type", "application/json")
         .putHeader("Connection", "close")
-        .end(errorBody.apply(problem));
+        .end(errorBody.of(request, 400, problem));
   }
 
   /**
@@ -48,6 +48,9 @@ public record MalformedRequests(Handler<HttpServerRequest> next, UnaryOperator<S
   private static String problemOf(HttpServerRequest request) {
     if (request.decoderResult().isFailure()) {
       return "the request could not be decoded: " + request.decoderResult().cause().getMessage();
+    }
+    if (!RequestAuthority.isRoutable(request.uri())) {
+      return "the request target must be a path (/...) or an absolute URL";
     }
     String authority = RequestAuthority.problem(request);
     if (authority != null) {

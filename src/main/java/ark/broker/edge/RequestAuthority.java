@@ -25,11 +25,15 @@ public final class RequestAuthority {
     return authority == null ? null : authority.host() + (authority.port() > 0 ? ":" + authority.port() : "");
   }
 
-  /** Why the request names no usable authority, or null when it names one: what {@link MalformedRequests} refuses. */
+  /**
+   * Why the request names no usable authority, or null when it names one: what {@link MalformedRequests} refuses. An
+   * HTTP/1.1 request needs a valid {@code Host} even when its target is absolute (RFC 9112 section 3.2), and the
+   * router needs one too.
+   */
   static String problem(HttpServerRequest request) {
     String target = absoluteFormAuthority(request.uri());
-    if (target != null) {
-      return isValid(target) ? null : "the request target's authority is not a valid host[:port]";
+    if (target != null && !isValid(target)) {
+      return "the request target's authority is not a valid host[:port]";
     }
     if (request.version() == HttpVersion.HTTP_2) {
       return null;
@@ -39,6 +43,11 @@ public final class RequestAuthority {
       return "the Host header is required";
     }
     return isValid(host) ? null : "the Host header is not a valid host[:port]";
+  }
+
+  /** Whether the target is one the routes can read: a path ({@code /...}) or an absolute URL naming its authority. */
+  static boolean isRoutable(String uri) {
+    return uri.startsWith("/") || absoluteFormAuthority(uri) != null;
   }
 
   /** host[:port] with nothing else: no user information, no path, no spaces, a port that is a port. */

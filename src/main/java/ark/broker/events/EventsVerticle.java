@@ -5,6 +5,7 @@ import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.EventStore;
 import ark.broker.bus.ItemPage;
+import ark.broker.bus.ItemTtl;
 import ark.broker.bus.Messages.EventAppended;
 import ark.broker.bus.QueryActivity;
 import ark.broker.log.AgingStore;
@@ -73,8 +74,7 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
   public Future<Long> append(Actor actor, NewEvent event) {
     return ArkBrokerAccess.guarded(actor, () -> {
       long now = clock.millis();
-      long visible = event.ttlSeconds() == null ? settings.maxAgeMillis()
-          : Math.min(settings.maxAgeMillis(), Math.multiplyExact(event.ttlSeconds(), 1000L));
+      long visible = ItemTtl.visibleMillis(event.ttlSeconds(), settings.maxAgeMillis());
       EventRecord.Posted posted = new EventRecord.Posted(event.queryId(), event.sessionId(), now, now + visible,
           event.event(), event.activity());
       return events.append(posted.key(), posted);

@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import java.util.Locale;
  * {@code "<field>: <what is wrong>"}, all of them in one message, nothing written unless all is well.
  */
 final class ArkBodies {
+  /** {@code Number.MAX_SAFE_INTEGER}: beyond it upstream's schema refuses a whole number. */
+  static final long MAX_WHOLE = 9_007_199_254_740_991L;
   private final ObjectNode body;
   /** What names a field of this body in a problem: empty for the request's body, {@code "data."} for a nested one. */
   private final String path;
@@ -92,26 +95,33 @@ final class ArkBodies {
     return elements;
   }
 
-  /** A positive whole number, or a string of one (coerced, as upstream's schema does), or null when absent. */
+  /**
+   * A positive whole number up to {@value #MAX_WHOLE} (the largest upstream's schema takes, JavaScript's largest exact
+   * one), or a string of one (coerced, as upstream's schema does), or null when absent.
+   */
   Long positive(String field) {
     JsonNode value = body.get(field);
     if (value == null || value.isNull()) {
       return null;
     }
-    long number;
+    BigInteger number;
     if (value.canConvertToExactIntegral() && value.isNumber()) {
-      number = value.asLong();
-    } else if (value.isTextual() && value.textValue().trim().matches("\\d{1,18}")) {
-      number = Long.parseLong(value.textValue().trim());
+      number = value.bigIntegerValue();
+    } else if (value.isTextual() && value.textValue().trim().matches("\\d{1,400}")) {
+      number = new BigInteger(value.textValue().trim());
     } else {
       problems.add(path + field + ": Invalid input: expected int, received " + kind(value));
       return null;
     }
-    if (number < 1) {
+    if (number.signum() < 1) {
       problems.add(path + field + ": Too small: expected number to be >0");
       return null;
     }
-    return number;
+    if (number.compareTo(BigInteger.valueOf(MAX_WHOLE)) > 0) {
+      problems.add(path + field + ": Too big: expected number to be <=" + MAX_WHOLE);
+      return null;
+    }
+    return number.longValueExact();
   }
 
   /**

@@ -29,6 +29,11 @@ final class ArkErrors {
       // The client left while its body was read: nobody to answer, and nothing of the server's to report.
       return;
     }
+    if (failure instanceof HttpProblem problem) {
+      // What the REST routes share with these, such as the host check.
+      send(ctx, problem.status, code(problem.status), problem.getMessage());
+      return;
+    }
     if (failure == null) {
       int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
       send(ctx, status, code(status), status == 404 || status == 405 ? "Not found"
@@ -59,14 +64,22 @@ final class ArkErrors {
       ctx.response().reset();
       return;
     }
+    ctx.response().setStatusCode(status)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .end(body(code, message, RequestLog.requestId(ctx)).encode());
+  }
+
+  /** The body of a refusal with {@code status}, its code the status's own, before a request id was given. */
+  static JsonObject body(int status, String message) {
+    return body(code(status), message, null);
+  }
+
+  private static JsonObject body(String code, String message, String requestId) {
     JsonObject error = new JsonObject().put("code", code).put("message", message);
-    String requestId = RequestLog.requestId(ctx);
     if (requestId != null) {
       error.put("requestId", requestId);
     }
-    ctx.response().setStatusCode(status)
-        .putHeader("Content-Type", "application/json; charset=utf-8")
-        .end(new JsonObject().put("error", error).encode());
+    return new JsonObject().put("error", error);
   }
 
   private static String code(int status) {

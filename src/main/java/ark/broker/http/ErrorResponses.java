@@ -3,6 +3,7 @@ package ark.broker.http;
 import ark.broker.bus.StoreFailure;
 import ark.broker.edge.MalformedRequests;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -64,6 +65,12 @@ final class ErrorResponses {
         .setStatusCode(status)
         .putHeader("Content-Type", "application/json")
         .end(body(status, message, RequestLog.requestId(ctx)).encode());
+  }
+
+  /** A refusal at the port's edge, before routing, in the envelope of the routes the request is for. */
+  static String body(HttpServerRequest request, int status, String message) {
+    String path = request.path();
+    return (path != null && ArkRoutes.owns(path) ? ArkErrors.body(status, message) : body(status, message, null)).encode();
   }
 
   static JsonObject body(int status, String message, String requestId) {

@@ -134,7 +134,7 @@ public final class HttpVerticle extends VerticleBase {
         .compose(flowing -> warmUp.follow(vertx))
         .compose(following -> shutdown.follow(vertx, limits))
         .compose(following -> ListenAddress.explained(
-            limits.createServer(vertx, router, (status, problem) -> ErrorResponses.body(status, problem, null).encode())
+            limits.createServer(vertx, router, ErrorResponses::body)
                 .listen(settings.port(), settings.host()), "http", settings.host(), settings.port()))
         .onSuccess(listening -> server = listening);
   }

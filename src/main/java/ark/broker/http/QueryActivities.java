@@ -4,9 +4,6 @@ import ark.broker.bus.QueryActivity;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 
 /**
  * What an event's {@code data} (or a {@code POST /sessions} body) says about a Query of a session: the fields
@@ -43,21 +40,12 @@ final class QueryActivities {
 
   /**
    * An event's {@code timestamp} (RFC 3339, as the controller writes it with nanoseconds, or any ISO-8601 instant
-   * with an offset) in epoch milliseconds, or {@code otherwise} when it has none that parses.
+   * with an offset) in epoch milliseconds, or {@code otherwise} when it has none that parses; one beyond the dates
+   * JavaScript has is refused ({@link ArkDates}).
    */
   static long timestamp(JsonNode event, long otherwise) {
     String text = text(event, "timestamp");
-    if (text == null) {
-      return otherwise;
-    }
-    try {
-      return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      try {
-        return Instant.parse(text).toEpochMilli();
-      } catch (DateTimeParseException alsoNot) {
-        return otherwise;
-      }
-    }
+    Instant at = text == null ? null : ArkDates.instant(text);
+    return at == null ? otherwise : ArkDates.epochMillis(at, "timestamp", text);
   }
 }

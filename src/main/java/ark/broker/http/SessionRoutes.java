@@ -14,7 +14,6 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
@@ -135,19 +134,15 @@ final class SessionRoutes {
     if (isEmpty(text)) {
       return null;
     }
-    try {
-      return OffsetDateTime.parse(text).toInstant().toEpochMilli();
-    } catch (DateTimeParseException notAnOffsetTime) {
+    Instant at = ArkDates.instant(text);
+    if (at == null) {
       try {
-        return Instant.parse(text).toEpochMilli();
-      } catch (DateTimeParseException notAnInstant) {
-        try {
-          return LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-        } catch (DateTimeParseException notADate) {
-          throw ArkProblem.invalid(name + ": Invalid date: expected an ISO-8601 date or date-time, received " + text);
-        }
+        at = LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();
+      } catch (DateTimeParseException notADate) {
+        throw ArkProblem.invalid(name + ": Invalid date: expected an ISO-8601 date or date-time, received " + text);
       }
     }
+    return ArkDates.epochMillis(at, name, text);
   }
 
   private static boolean isEmpty(String text) {

@@ -9,7 +9,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,20 +33,18 @@ public final class LogBackup {
   }
 
   /**
-   * Copies every log under {@code dataDir} into {@code target}, which must not exist yet; the copy appears there only
-   * once complete (an interrupted backup leaves {@code target.partial}).
+   * Copies every log under {@code dataDir} into {@code target}, which must not exist yet, nor its partial copy
+   * ({@link PartialDirectory}); the copy appears there only once complete (an interrupted backup leaves
+   * {@code target.partial}).
    *
    * @return each log's backup point: the position of its last record in the copy
    */
   public static Map<String, Long> backup(Path dataDir, Path target) throws IOException {
-    if (Files.exists(target)) {
-      throw new IllegalArgumentException("Backup target " + target + " exists already; name a new directory");
-    }
+    PartialDirectory.refuseTaken(target, "backup");
     if (!Files.isDirectory(dataDir)) {
       throw new IllegalArgumentException("Data directory " + dataDir + " does not exist");
     }
-    Path partial = target.resolveSibling(target.getFileName() + ".partial");
-    Files.createDirectories(partial);
+    Path partial = PartialDirectory.create(target, "backup");
     Map<String, Long> points = new TreeMap<>();
     try (DirectoryStream<Path> logs = Files.newDirectoryStream(dataDir, Files::isDirectory)) {
       for (Path log : logs) {
@@ -56,9 +53,7 @@ public final class LogBackup {
         }
       }
     }
-    sync(partial);
-    Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
-    sync(target.toAbsolutePath().getParent());
+    PartialDirectory.complete(partial, target);
     LOG.info("Backup of {} in {}: {}", dataDir, target, points);
     return points;
   }

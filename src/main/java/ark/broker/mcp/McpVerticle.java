@@ -150,7 +150,7 @@ public final class McpVerticle extends VerticleBase {
     return warmUp.follow(vertx)
         .compose(following -> waitingAgents.serve(bus))
         .compose(following -> shutdown.follow(vertx, limits))
-        .compose(following -> ListenAddress.explained(limits.createServer(vertx, router, (status, problem) ->
+        .compose(following -> ListenAddress.explained(limits.createServer(vertx, router, (request, status, problem) ->
                 McpJson.write(JsonRpcMessage.errorResponse(null,
                     new JsonRpcError(JsonRpcError.INVALID_REQUEST, "Bad Request: " + problem, null))))
             .listen(settings.port(), settings.host()), "mcp", settings.host(), settings.port()))

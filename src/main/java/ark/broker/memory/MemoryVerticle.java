@@ -4,6 +4,7 @@ import ark.broker.access.ArkBrokerAccess;
 import ark.broker.auth.Actor;
 import ark.broker.bus.Addresses;
 import ark.broker.bus.ItemPage;
+import ark.broker.bus.ItemTtl;
 import ark.broker.bus.MemoryStore;
 import ark.broker.bus.Messages.MemoryAppended;
 import ark.broker.bus.StoreFailure;
@@ -71,8 +72,7 @@ public final class MemoryVerticle extends VerticleBase implements MemoryStore {
             + " messages; one request may carry at most " + settings.maxMessagesPerAppend());
       }
       long now = clock.millis();
-      long visible = messages.ttlSeconds() == null ? settings.maxAgeMillis()
-          : Math.min(settings.maxAgeMillis(), messages.ttlSeconds() * 1000);
+      long visible = ItemTtl.visibleMillis(messages.ttlSeconds(), settings.maxAgeMillis());
       List<Future<Long>> written = new ArrayList<>(messages.messages().size());
       for (byte[] message : messages.messages()) {
         MemoryRecord.Appended appended = new MemoryRecord.Appended(messages.conversationId(), messages.queryId(), now,

@@ -39,7 +39,7 @@ class KeptAliveConnectionTest {
         .createServer(vertx, request -> {
           served.add(new WeakReference<>(request.response()));
           request.response().end("ok");
-        }, (status, message) -> "{}")
+        }, (request, status, message) -> "{}")
         .listen(0, "127.0.0.1")
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }

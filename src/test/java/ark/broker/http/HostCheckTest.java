@@ -1,10 +1,15 @@
 package ark.broker.http;
 
 import ark.broker.testing.BrokerExtension;
+import ark.broker.testing.CapturedLog;
 import ark.broker.testing.RawHttp;
 import ark.broker.testing.TestBroker;
+import ch.qos.logback.classic.Level;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +39,35 @@ class HostCheckTest {
     assertThat(get("/", "evil.example.com", null).status()).isEqualTo(403);
     assertThat(get("/questions", "localhost:8080", "http://localhost:3000").status()).isEqualTo(200);
     assertThat(get("/questions", "127.0.0.1", null).status()).isEqualTo(200);
+  }
+
+  /** A route of every store of Ark's broker, as "METHOD path". */
+  static final List<String> ARK_ROUTES = List.of("GET /messages", "POST /messages", "GET /messages?watch=true",
+      "GET /conversations", "POST /conversations", "GET /memory-status", "DELETE /queries/q-1/messages", "GET /stream",
+      "POST /stream/q-1", "GET /events", "POST /events", "GET /sessions", "POST /sessions", "GET /traces",
+      "POST /v1/traces");
+
+  @Test
+  void arkRoutesRefuseAnotherHostOrOriginWith403InUpstreamsEnvelopeWithoutAnErrorLine() throws Exception {
+    CapturedLog log = CapturedLog.all();
+    try (log) {
+      for (String route : ARK_ROUTES) {
+        String[] parts = route.split(" ", 2);
+        for (String hostAndOrigin : List.of("evil.example.com\n", "localhost\nOrigin: http://evil.example.com\r\n")) {
+          String[] sent = hostAndOrigin.split("\n", 2);
+          RawHttp.Answer answer = RawHttp.send(broker.base, parts[0] + " " + parts[1] + " HTTP/1.1\r\nHost: " + sent[0]
+              + "\r\n" + sent[1] + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+
+          assertThat(answer.status()).as("%s from %s: %s", route, hostAndOrigin, answer.text()).isEqualTo(403);
+          JsonObject error = new JsonObject(answer.body()).getJsonObject("error");
+          assertThat(error.getString("code")).isEqualTo("FORBIDDEN");
+          assertThat(error.getString("message")).startsWith(sent[1].isEmpty() ? "Invalid Host header" : "Invalid Origin header");
+        }
+      }
+    }
+
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR)
+        || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
   }
 
   @Test

@@ -155,6 +155,114 @@ class MalformedRequestsTest {
     }
   }
 
+  @Test
+  void anAbsoluteFormTargetWithoutHostIs400InTheRoutesEnvelopeOnEveryRouteOfBothPorts() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String route : concat(REST_ROUTES, HostCheckTest.ARK_ROUTES)) {
+        RawHttp.Answer answer = raw(withoutHost(absolute(request(route, "unused"), broker.base)));
+        assertThat(answer.status()).as("%s: %s", route, answer.text()).isEqualTo(400);
+        JsonObject error = new JsonObject(answer.body()).getJsonObject("error");
+        assertThat(error.getString("message")).contains("Host header");
+        assertThat(error.getValue("code")).as("%s: the envelope of its routes", route)
+            .isEqualTo(ArkRoutes.owns(route.split(" ")[1].split("\\?")[0]) ? "VALIDATION_ERROR" : 400);
+      }
+      for (String route : MCP_ROUTES) {
+        RawHttp.Answer answer = RawHttp.send(broker.mcp, withoutHost(absolute(request(route, "unused"), broker.mcp)));
+        assertThat(answer.status()).as("MCP %s: %s", route, answer.text()).isEqualTo(400);
+        assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("Host header");
+      }
+    });
+  }
+
+  @Test
+  void aTargetThatIsNeitherAPathNorAUrlIs400OnBothPorts() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String target : List.of("*", "*/mcp", "mcp", "?x=1")) {
+        for (String method : List.of("OPTIONS", "GET", "POST")) {
+          String request = method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+              + "Accept: application/json, text/event-stream\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+          for (RawHttp.Answer answer : List.of(RawHttp.send(broker.mcp, request), raw(request))) {
+            assertThat(answer.status()).as("%s %s: %s", method, target, answer.text()).isEqualTo(400);
+            assertThat(new JsonObject(answer.body()).getJsonObject("error").getString("message")).contains("request target");
+          }
+        }
+      }
+    });
+  }
+
+  @Test
+  void anEventOrASessionFilterBeyondTheDatesOfJavaScriptIs400() throws Exception {
+    withoutAnErrorLine(() -> {
+      for (String timestamp : List.of("-999999999-01-01T00:00:00Z", "+999999999-12-31T23:59:59Z",
+          "+275760-09-13T00:00:00.001Z")) {
+        String event = new JsonObject().put("timestamp", timestamp).put("reason", "QueryExecutionStart")
+            .put("data", new JsonObject().put("queryId", "uid-far").put("queryName", "q-far").put("sessionId", "s-far"))
+            .encode();
+        TestBroker.Response posted = broker.post("/events", event);
+        assertThat(posted.status()).as("%s: %s", timestamp, posted.body()).isEqualTo(400);
+        assertThat(posted.error().getString("code")).isEqualTo("VALIDATION_ERROR");
+        assertThat(posted.error().getString("message")).startsWith("timestamp: ").contains(timestamp);
+
+        TestBroker.Response filtered = broker.get("/sessions?dateFrom=" + timestamp.replace("+", "%2B"));
+        assertThat(filtered.status()).as("%s: %s", timestamp, filtered.body()).isEqualTo(400);
+        assertThat(filtered.error().getString("message")).startsWith("dateFrom: ");
+      }
+      assertThat(broker.get("/events/uid-far").json().getInteger("total")).isZero();
+      assertThat(broker.post("/events", new JsonObject().put("timestamp", "+275760-09-13T00:00:00Z")
+          .put("data", new JsonObject().put("queryId", "uid-far")).encode()).status()).as("the last date there is")
+          .isEqualTo(201);
+    });
+  }
+
+  @Test
+  void aTtlBeyondTheLargestWholeNumberUpstreamTakesIs400AndOneWithinIsVisible() throws Exception {
+    String conversation = "c-ttl-" + java.util.UUID.randomUUID();
+    for (Object ttl : List.of(Long.MAX_VALUE, "9223372036854775807", new java.math.BigInteger("18446744073709551617"),
+        9_007_199_254_740_992L, "100000000000000000")) {
+      TestBroker.Response posted = broker.post("/messages", messages(conversation, ttl));
+      assertThat(posted.status()).as("ttl_seconds %s: %s", ttl, posted.body()).isEqualTo(400);
+      assertThat(posted.error().getString("message")).contains("ttl_seconds").contains("9007199254740991");
+    }
+    assertThat(broker.get("/messages?conversation_id=" + conversation).json().getInteger("total")).isZero();
+
+    assertThat(broker.post("/messages", messages(conversation, 9_007_199_254_740_991L)).status()).isEqualTo(200);
+    assertThat(broker.get("/messages?conversation_id=" + conversation).json().getInteger("total")).isOne();
+  }
+
+  private static String messages(String conversation, Object ttl) {
+    return new JsonObject().put("conversation_id", conversation).put("query_id", "q-1").put("ttl_seconds", ttl)
+        .put("messages", new io.vertx.core.json.JsonArray().add(new JsonObject().put("role", "user").put("content", "hi")))
+        .encode();
+  }
+
+  private interface Requests {
+    void send() throws Exception;
+  }
+
+  /** Sends the requests, then checks that the broker logged no error and no stack trace meanwhile. */
+  private static void withoutAnErrorLine(Requests requests) throws Exception {
+    CapturedLog log = CapturedLog.all();
+    try (log) {
+      requests.send();
+    }
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR)
+        || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    return java.util.stream.Stream.concat(first.stream(), second.stream()).toList();
+  }
+
+  /** The request with its target in absolute form, naming {@code server}. */
+  private static String absolute(String request, java.net.URI server) {
+    int target = request.indexOf(' ') + 1;
+    return request.substring(0, target) + "http://localhost:" + server.getPort() + request.substring(target);
+  }
+
+  private static String withoutHost(String request) {
+    return request.replaceFirst("Host: [^\r]*\r\n", "");
+  }
+
   private static String request(String route, String host) {
     String[] parts = route.split(" ", 2);
     boolean body = parts[0].equals("POST") || parts[0].equals("PATCH") || parts[0].equals("PUT");

@@ -27,6 +27,30 @@ class LogTextTest {
   }
 
   @Test
+  void aBackslashAndInvisibleCharactersAreWrittenAsEscapesSoNoClientTextLooksLikeAnEscape() {
+    String typed = "C:\\temp\\n is not a newline";
+    String invisible = "\ufeffad\u200bmin\u200c\u200d\u2060\u00ad\u180e\udb40\udc41";
+
+    assertThat(LogText.escaped(typed)).isEqualTo("C:\\\\temp\\\\n is not a newline");
+    assertThat(LogText.escaped("a\nb")).as("a newline and a typed \\n differ").isNotEqualTo(LogText.escaped("a\\nb"));
+    assertThat(LogText.escaped(invisible)).isEqualTo("\\ufeffad\\u200bmin\\u200c\\u200d\\u2060\\u00ad\\u180e"
+        + "\\udb40\\udc41");
+    for (char c : new char[] {0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069, 0xfeff}) {
+      assertThat(LogText.escaped(String.valueOf(c))).isEqualTo(String.format("\\u%04x", (int) c));
+    }
+  }
+
+  @Test
+  void theJsonFormatEscapesInvisibleCharactersAndKeepsItsOwnBackslashes() {
+    LoggingEvent event = event("client {}", "C:\\temp\\n \ufeff\u200b\"quoted\"");
+
+    String encoded = new String(LogFormat.json(new LoggerContext()).encode(event), StandardCharsets.UTF_8);
+
+    assertThat(encoded).doesNotContain("\ufeff", "\u200b");
+    assertThat(new JsonObject(encoded).getString("formattedMessage")).isEqualTo("client C:\\temp\\n \ufeff\u200b\"quoted\"");
+  }
+
+  @Test
   void theTextFormatsMessageIsOneLine() {
     LoggingEvent event = event("MCP session {} started by {}", "abc…", HOSTILE);
 
