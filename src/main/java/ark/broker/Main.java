@@ -9,6 +9,7 @@ import ark.broker.bus.MemoryStore;
 import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionRetention;
 import ark.broker.bus.QuestionStore;
+import ark.broker.bus.StoresReplayed;
 import ark.broker.channel.ChannelSettings;
 import ark.broker.channel.ChannelVerticle;
 import ark.broker.events.EventSettings;
@@ -281,6 +282,11 @@ public final class Main {
     Future<String> sessionsProjected = Future.all(eventsDeployed, memoryDeployed).compose(stores -> vertx.deployVerticle(
         new QuerySessionsVerticle(eventStore, memoryStore, QuerySessionSettings.from(config.getJsonObject("querySessions")),
             Clock.systemUTC(), meters)));
+    // Ready only once every store serves: the ports open before, and a request to a store still replaying finds none.
+    StoresReplayed storesReplayed = new StoresReplayed();
+    List<Future<String>> storeDeployments = new ArrayList<>(storesDeployed.values());
+    storeDeployments.add(sessionsProjected);
+    Future<Void> replayed = Future.all(storeDeployments).onSuccess(all -> storesReplayed.replayed()).mapEmpty();
     ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")), memoryStore,
         Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()), eventStore,
         Addresses.QUERY_SESSION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
@@ -289,7 +295,7 @@ public final class Main {
     List<HttpVerticle> httpVerticles = Collections.synchronizedList(new ArrayList<>());
     Future<String> httpDeployed = vertx.deployVerticle(() -> {
       HttpVerticle verticle = new HttpVerticle(httpSettings, questionStore, arkStores, authenticators, meters,
-          warming);
+          storesReplayed, warming);
       httpVerticles.add(verticle);
       return verticle;
     }, new DeploymentOptions().setInstances(httpSettings.instances()));
@@ -311,9 +317,9 @@ public final class Main {
     Future<String> kubeDeployed = storeDeployed.compose(storeReady -> vertx.deployVerticle(
         new KubeVerticle(kubeSettings, questionStore, meters)));
 
-    List<Future<String>> deployments = new ArrayList<>(storesDeployed.values());
-    deployments.addAll(List.of(httpDeployed, channelsDeployed, workerDeployed, mcpDeployed, kubeDeployed,
-        sessionsProjected));
+    // The replay is part of the start: a started broker is ready.
+    List<Future<?>> deployments = new ArrayList<>(storeDeployments);
+    deployments.addAll(List.of(httpDeployed, channelsDeployed, workerDeployed, mcpDeployed, kubeDeployed, replayed));
     // join, not all: a failed start is reported only once every deployment has settled, so the exit that
     // follows never races a deployment still under way (which left a stray "Promise already completed").
     return Future.join(deployments)

@@ -5,6 +5,7 @@ import ark.broker.bus.Addresses;
 import ark.broker.bus.Messages;
 import ark.broker.bus.QuestionStore;
 import ark.broker.bus.ServingShutdown;
+import ark.broker.bus.StoresReplayed;
 import ark.broker.bus.WarmUpGate;
 import ark.broker.edge.ConnectionLimits;
 import ark.broker.edge.HostPolicy;
@@ -27,6 +28,7 @@ import io.vertx.ext.web.handler.StaticHandler;
  * through the store on the event bus.
  */
 public final class HttpVerticle extends VerticleBase {
+  private static final String STILL_REPLAYING = "not ready: the stores are still replaying their event logs";
   private final HttpSettings settings;
   private final QuestionStore store;
   private final ArkStores ark;
@@ -40,12 +42,17 @@ public final class HttpVerticle extends VerticleBase {
   private ArkWatches<Messages.SpanAppended> spanWatches;
   private final ServingShutdown shutdown = new ServingShutdown("http");
   private final WarmUpGate warmUp;
+  private final StoresReplayed storesReplayed;
   private HttpServer server;
 
-  /** @param warming true: the port opens before the start-up warm-up is done, and serves only probes until it is */
+  /**
+   * @param storesReplayed whether every store serves: the port opens before they do, and is not ready until then
+   * @param warming true: the port opens before the start-up warm-up is done, and serves only probes until it is
+   */
   public HttpVerticle(HttpSettings settings, QuestionStore store, ArkStores ark, Authenticators authenticators,
-                      PrometheusMeterRegistry meters, boolean warming) {
+                      PrometheusMeterRegistry meters, StoresReplayed storesReplayed, boolean warming) {
     this.warmUp = new WarmUpGate(warming);
+    this.storesReplayed = storesReplayed;
     this.settings = settings;
     this.store = store;
     this.ark = ark;
@@ -165,8 +172,8 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   /**
-   * Ready once the store has replayed its log and the start-up warm-up is done, and while its logs take writes (not
-   * while the disk is full); not once the process is stopping, so load balancers send new work elsewhere.
+   * Ready once every store has replayed its log and the start-up warm-up is done, and while the questions' logs take
+   * writes (not while the disk is full); not once the process is stopping, so load balancers send new work elsewhere.
    */
   private void ready(RoutingContext ctx) {
     if (shutdown.draining()) {
@@ -176,6 +183,10 @@ public final class HttpVerticle extends VerticleBase {
     if (warmUp.warming()) {
       ctx.response().putHeader("Retry-After", Integer.toString(WarmUpGate.RETRY_AFTER_SECONDS));
       ErrorResponses.send(ctx, 503, "not ready: " + WarmUpGate.WARMING);
+      return;
+    }
+    if (!storesReplayed.isReplayed()) {
+      ErrorResponses.send(ctx, 503, STILL_REPLAYING);
       return;
     }
     store.status()
@@ -189,6 +200,6 @@ public final class HttpVerticle extends VerticleBase {
               .put("resourceVersion", Long.toString(status.position()))
               .put("questions", status.questions()));
         })
-        .onFailure(notYet -> ErrorResponses.send(ctx, 503, "not ready: the store is still replaying its event log"));
+        .onFailure(notYet -> ErrorResponses.send(ctx, 503, STILL_REPLAYING));
   }
 }

@@ -38,6 +38,7 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
   private final MeterRegistry meters;
   private Streams view;
   private AgingStore<StreamRecord, Streams.Applied> streams;
+  private FirstChunkWaits firstChunks;
 
   public StreamVerticle(EventLog log, StreamSettings settings, Clock clock, MeterRegistry meters) {
     this.log = log;
@@ -52,11 +53,13 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
         verticle -> verticle.view.bytes()));
     streams = new AgingStore<>(vertx, log, "streams", StreamRecord.CODEC, settings.snapshotEveryRecords(),
         settings.readBackTimeoutMillis(), clock, meters, view);
+    firstChunks = new FirstChunkWaits(vertx, settings.completeWaitMillis());
     return streams.open(applied -> {
       StoredChunk kept = applied.kept();
       if (kept != null) {
         vertx.eventBus().publish(Addresses.STREAM_CHUNKS,
             new StreamChunk(kept.position(), kept.queryId, kept.chunk, kept.error, kept.completion));
+        firstChunks.applied(kept.queryId);
       }
       if (applied.ended()) {
         vertx.eventBus().publish(Addresses.STREAM_ENDED, new StreamEnded(applied.position(), applied.endedQuery()));
@@ -101,16 +104,26 @@ public final class StreamVerticle extends VerticleBase implements StreamStore {
   /** A stream this replica has not seen may have been posted to on another a moment ago: catch up first. */
   @Override
   public Future<Completion> complete(Actor actor, String queryId) {
-    return ArkBrokerAccess.guarded(actor, () -> streams.catchUp().compose(caughtUp -> {
-      Streams.QueryStream stream = view.stream(queryId);
-      if (stream == null) {
+    return ArkBrokerAccess.guarded(actor, () -> streams.catchUp().compose(caughtUp -> firstChunk(queryId)).compose(waited -> {
+      if (!view.hasChunks(queryId)) {
         return Future.succeededFuture(Completion.NOT_FOUND);
       }
-      if (stream.completed) {
+      if (view.stream(queryId).completed) {
         return Future.succeededFuture(Completion.ALREADY_COMPLETED);
       }
       return streams.append(queryId, new StreamRecord.Completed(queryId, clock.millis())).map(done -> Completion.COMPLETED);
     }));
+  }
+
+  /**
+   * At once if the stream has a chunk; else once its first chunk is applied here, or the configured wait is over and
+   * this replica has caught up with the log again: the post a completion ends may still be on its way.
+   */
+  private Future<Void> firstChunk(String queryId) {
+    if (view.hasChunks(queryId) || settings.completeWaitMillis() == 0) {
+      return Future.succeededFuture();
+    }
+    return firstChunks.await(queryId).compose(waited -> streams.catchUp());
   }
 
   @Override

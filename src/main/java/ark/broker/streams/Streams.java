@@ -127,9 +127,18 @@ final class Streams implements AgingView<StreamRecord, Streams.Applied> {
     return retained.bytes();
   }
 
-  /** Whether a chunk was ever posted to the Query's stream (and is kept), and whether it was completed. */
+  /** The Query's stream: its chunks, whether it was completed, who posts to it; null if nothing was posted to it. */
   QueryStream stream(String queryId) {
     return byQuery.get(queryId);
+  }
+
+  /**
+   * Whether a chunk (or the completion) of the Query's stream is kept: a request that only announced it posts for long
+   * has not posted yet.
+   */
+  boolean hasChunks(String queryId) {
+    QueryStream stream = byQuery.get(queryId);
+    return stream != null && stream.kept > 0;
   }
 
   /** The stream as a reader starting now sees it; its chunks stop after an error chunk, as readers do. */

@@ -101,10 +101,15 @@ public final class RawExchange implements AutoCloseable {
 
   /** Ends a chunked body and reads the answer. */
   public Answer finish(Duration within) throws IOException {
+    end();
+    return answer(within);
+  }
+
+  /** Ends a chunked body without waiting for the answer, as Go's executor closes its pipe. */
+  public void end() throws IOException {
     if (chunked) {
       write("0\r\n\r\n");
     }
-    return answer(within);
   }
 
   /** Reads the answer as it is (status 0 if none came within the time). */

@@ -92,6 +92,13 @@ public interface ReplicasContract extends StreamContract, SessionsContract, Trac
     }
   }
 
+  /** The Service sends each executor's long post to one replica and its overtaking /complete to the other. */
+  @AcrossReplicas
+  default void completionsOnOneReplicaOvertakingPostsOnTheOtherEndEveryReader() throws Exception {
+    completionsOvertakingTheirPostsEndEveryReader(ark(), broker().second(), 1);
+    completionsOvertakingTheirPostsEndEveryReader(ark(), broker().second(), 20);
+  }
+
   @AcrossReplicas
   default void eventsAndTheirSessionWrittenOnOneReplicaShowOnTheOther() throws Exception {
     ArkHttp other = broker().second();

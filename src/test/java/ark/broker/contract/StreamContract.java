@@ -342,6 +342,86 @@ public interface StreamContract extends ContractCheck {
     assertThat(items(ark().get("/messages?conversation_id=" + conversation))).hasSize(3);
   }
 
+  /**
+   * Ark's Go executor under load: one chunked post per Query and, on a connection of its own, the Query's
+   * {@code /complete}, which overtakes the post's {@code chunksEach} chunks: for half the streams it is sent before
+   * them, for the others right after the post's body ends, before the post is answered. Every {@code /complete}
+   * answers 200 and every reader gets every chunk, then {@code [DONE]}.
+   *
+   * @param poster the replica the posts go to
+   * @param completer the replica the completions and the readers go to
+   */
+  default void completionsOvertakingTheirPostsEndEveryReader(ArkHttp poster, ArkHttp completer, int chunksEach)
+      throws Exception {
+    int streams = 20;
+    byte[] completion = "{}".getBytes(StandardCharsets.UTF_8);
+    List<String> queries = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<EventStreamLines>> readers = new ArrayList<>();
+    List<RawExchange> posts = new ArrayList<>();
+    List<RawExchange> completions = new ArrayList<>();
+    try {
+      // Connected and announced up front, so each body reaches the broker the moment it is sent.
+      for (int i = 0; i < streams; i++) {
+        String query = unique("overtaken");
+        queries.add(query);
+        readers.add(readFromBeginning(completer, query));
+        posts.add(RawExchange.chunkedPost(poster.base(), "/stream/" + query, "application/x-ndjson"));
+        completions.add(RawExchange.sizedPost(completer.base(), "/stream/" + query + "/complete", "application/json",
+            completion.length));
+      }
+      List<List<JsonObject>> sent = new ArrayList<>();
+      for (int i = 0; i < streams; i++) {
+        boolean completedFirst = i % 2 == 0;
+        if (completedFirst) {
+          completions.get(i).bytesQuietly(completion);
+        }
+        List<JsonObject> chunks = new ArrayList<>();
+        for (int c = 0; c < chunksEach; c++) {
+          JsonObject chunk = chunk(queries.get(i), "token " + c);
+          posts.get(i).line(chunk.encode());
+          chunks.add(chunk);
+        }
+        sent.add(chunks);
+        posts.get(i).end();
+        if (!completedFirst) {
+          completions.get(i).bytesQuietly(completion);
+        }
+      }
+      for (int i = 0; i < streams; i++) {
+        RawExchange.Answer posted = posts.get(i).answer(PROMPTLY);
+        assertThat(posted.status()).isEqualTo(200);
+        assertThat(posted.json().getInteger("chunks_received")).isEqualTo(chunksEach);
+        RawExchange.Answer completed = completions.get(i).answer(Duration.ofSeconds(30));
+        assertThat(completed.status()).as("/complete of stream %d of %d: %s", i + 1, streams, completed.body())
+            .isEqualTo(200);
+      }
+      for (int i = 0; i < streams; i++) {
+        try (EventStreamLines reader = opened(readers.get(i))) {
+          assertRelayedChunksThenDone(relayedToTheDashboard(reader), sent.get(i));
+        }
+      }
+    } finally {
+      for (RawExchange exchange : posts) {
+        exchange.close();
+      }
+      for (RawExchange exchange : completions) {
+        exchange.close();
+      }
+    }
+  }
+
+  @BeyondUpstream("/complete answers 404 when it arrives before the post's chunk, and readers never get [DONE] "
+      + "(5-6 of 20 streams)")
+  default void completionsOvertakingOneChunkPostsEndEveryReader() throws Exception {
+    completionsOvertakingTheirPostsEndEveryReader(ark(), ark(), 1);
+  }
+
+  @BeyondUpstream("/complete answers 404 when it arrives before the post's chunks, and readers never get [DONE] "
+      + "(5 of 20 streams)")
+  default void completionsOvertakingTwentyChunkBurstsEndEveryReader() throws Exception {
+    completionsOvertakingTheirPostsEndEveryReader(ark(), ark(), 20);
+  }
+
   @Test
   default void aPythonSdkExecutorPostsEachChunkOnItsOwn() throws Exception {
     String query = unique("q");

@@ -30,7 +30,9 @@ class ArkStoresOnTwoReplicasTest
 
   @BeforeAll
   static void startReplicas() throws Exception {
-    JsonObject cluster = TestKafka.shared().cluster().put("arkApi", new JsonObject().put("heartbeatSeconds", 1));
+    JsonObject cluster = TestKafka.shared().cluster().put("arkApi", new JsonObject().put("heartbeatSeconds", 1))
+        // A completion the contract expects 404 for waits this long first.
+        .put("streams", new JsonObject().put("completeWaitMillis", 1000));
     a = TestBroker.start(dataDir.resolve("a"), cluster);
     b = TestBroker.start(dataDir.resolve("b"), cluster);
   }

@@ -15,7 +15,9 @@ class StreamContractTest implements StreamContract {
 
   @RegisterExtension
   static final BrokerExtension lifecycle = new BrokerExtension(new JsonObject()
-      .put("arkApi", new JsonObject().put("heartbeatSeconds", 1)), started -> broker = started);
+      .put("arkApi", new JsonObject().put("heartbeatSeconds", 1))
+      // A completion the contract expects 404 for waits this long first.
+      .put("streams", new JsonObject().put("completeWaitMillis", 1000)), started -> broker = started);
 
   @Override
   public BrokerUnderTest broker() {

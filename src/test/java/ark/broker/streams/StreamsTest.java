@@ -18,7 +18,7 @@ class StreamsTest {
   private static final long IDLE = 1_000;
   private static final String QUERY = "q";
 
-  private final Streams streams = new Streams(new StreamSettings(1 << 20, 3_600_000, IDLE, 1_000, 1_000),
+  private final Streams streams = new Streams(new StreamSettings(1 << 20, 3_600_000, IDLE, 1_000, 1_000, 1_000),
         new StoreMeters(new SimpleMeterRegistry(), "streams", "", unused -> 0, unused -> 0));
   private long position;
 
