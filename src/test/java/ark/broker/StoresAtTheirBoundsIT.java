@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +30,7 @@ class StoresAtTheirBoundsIT {
   private static final int ITEM_CHARS = 1_000_000;
   /** Items beyond a store's bound, so it has dropped its oldest when it is read. */
   private static final int BEYOND = 3;
+  private static final int READERS = 4;
   private static final JsonObject DEFAULTS = ConfigLoader.bundledDefaults();
   private static final List<String> PAGES = List.of("/sessions", "/sessions?limit=100", "/messages", "/events",
       "/traces", "/stream?limit=1000");
@@ -113,12 +116,21 @@ class StoresAtTheirBoundsIT {
   private void allServed(BrokerProcess broker) throws Exception {
     for (String page : PAGES) {
       // A store still replaying its log answers 503 until it has.
-      HttpResponse<byte[]> answer = Eventually.until("GET " + page + " served", () -> http.send(
-          HttpRequest.newBuilder(broker.base.resolve(page)).build(), HttpResponse.BodyHandlers.ofByteArray()),
-          served -> served.statusCode() != 503);
-      assertThat(answer.statusCode()).as("GET %s", page).isEqualTo(200);
-      assertThat(answer.body().length).as("GET %s", page).isGreaterThan(ITEM_CHARS);
+      Eventually.until("GET " + page + " served", () -> get(broker, page), served -> served.statusCode() != 503);
+      // The largest responses, asked by several readers at once, as a dashboard's users do.
+      List<CompletableFuture<HttpResponse<byte[]>>> readers = IntStream.range(0, READERS).mapToObj(reader -> http
+          .sendAsync(HttpRequest.newBuilder(broker.base.resolve(page)).build(), HttpResponse.BodyHandlers.ofByteArray()))
+          .toList();
+      for (CompletableFuture<HttpResponse<byte[]>> reader : readers) {
+        HttpResponse<byte[]> answer = reader.get();
+        assertThat(answer.statusCode()).as("GET %s", page).isEqualTo(200);
+        assertThat(answer.body().length).as("GET %s", page).isGreaterThan(ITEM_CHARS);
+      }
     }
     assertThat(broker.isAlive()).as(broker.output()).isTrue();
+  }
+
+  private HttpResponse<byte[]> get(BrokerProcess broker, String page) throws Exception {
+    return http.send(HttpRequest.newBuilder(broker.base.resolve(page)).build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 }
