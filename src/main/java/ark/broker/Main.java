@@ -237,6 +237,8 @@ public final class Main {
     // and no half-started deployment outlives the refusal.
     Authenticators authenticators;
     try {
+      // Each broker's bounds against the heap of the JVM it runs in, alone (tests run many in one JVM).
+      HeapBudget.check(config, Runtime.getRuntime().maxMemory());
       authenticators = StartupChecks.authenticators(config);
     } catch (RuntimeException refused) {
       return Future.failedFuture(refused);

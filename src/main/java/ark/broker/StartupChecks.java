@@ -17,9 +17,10 @@ import java.util.TreeMap;
 
 /**
  * What can refuse a start, checked before anything slow (the warm-up, replaying the log, reaching Kafka), each
- * refusal naming the setting, the file or port, and the reason: whether the broker may listen where it is told to
- * without authentication and can read its tokens; whether the embedded log's data directory can be written and is
- * not held by another process; whether the ports are free on addresses of this machine.
+ * refusal naming the setting, the file or port, and the reason: whether the stores' bounds fit the heap; whether the
+ * broker may listen where it is told to without authentication and can read its tokens; whether the embedded log's
+ * data directory can be written and is not held by another process; whether the ports are free on addresses of this
+ * machine.
  */
 final class StartupChecks {
   /** The event logs that live under {@code store.dataDir} when there is no Kafka, one directory each. */
@@ -30,6 +31,7 @@ final class StartupChecks {
 
   /** Runs every check; returns the authentication the broker then starts with. */
   static Authenticators run(JsonObject config) {
+    HeapBudget.check(config, Runtime.getRuntime().maxMemory());
     Authenticators authenticators = authenticators(config);
     if (!Main.replicated(config)) {
       dataDirectory(Path.of(config.getJsonObject("store").getString("dataDir")));

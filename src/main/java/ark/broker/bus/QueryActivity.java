@@ -13,15 +13,27 @@ public record QueryActivity(String sessionId, String queryName, String reason, l
                             String conversationId, String agent, String team, String tool, String targetType) {
 
   /**
-   * About what keeping it takes on the heap (its texts and the objects around them): how the events store and the
-   * sessions projection weigh it against their bytes alike.
+   * What keeping it takes on the heap, about: its texts (a byte a character, two when one is beyond Latin-1), the
+   * objects around them, and the texts again as UTF-8 in its session's rendering, which the sessions projection
+   * keeps. How the events store and the sessions projection weigh it against their bytes alike.
    */
   public int weight() {
-    int chars = 0;
+    int bytes = 96;
     for (String text : new String[] {sessionId, queryName, reason, error, namespace, conversationId, agent, team, tool,
         targetType}) {
-      chars += text == null ? 0 : 40 + text.length();
+      bytes += text == null ? 0 : 40 + heldAndRendered(text);
     }
-    return 96 + chars;
+    return bytes;
+  }
+
+  private static int heldAndRendered(String text) {
+    boolean latin1 = true;
+    int utf8 = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      latin1 &= c <= 0xFF;
+      utf8 += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+    }
+    return (latin1 ? text.length() : 2 * text.length()) + utf8;
   }
 }

@@ -17,8 +17,11 @@ public interface QuerySessionStore {
   /** The session as upstream's {@code SessionEntry} renders it, or null when there is none. */
   Future<byte[]> session(Actor actor, String sessionId);
 
-  /** Every session, as {@code {"sessions":{"<id>":SessionEntry,...}}} in the order they began. */
-  Future<byte[]> all(Actor actor);
+  /**
+   * Every session, as {@code {"sessions":{"<id>":SessionEntry,...}}} in the order they began: its pieces, to be sent
+   * one after the other, the sessions' renderings as the store holds them rather than copied into one.
+   */
+  Future<List<byte[]>> all(Actor actor);
 
   /** A page of the sessions the query selects, in its order, with the status counts of all it selects. */
   Future<SessionPage> page(Actor actor, SessionQuery query);

@@ -128,26 +128,10 @@ final class ArkRoutes {
 
   /** {@code {"items":[...],"total":n,"hasMore":b,"nextCursor":n}}, the cursor only when there is more. */
   static void page(RoutingContext ctx, ItemPage page) {
-    Buffer body = Buffer.buffer(64 + page.items().stream().mapToInt(item -> item.length + 1).sum())
-        .appendString("{\"items\":");
-    appendItems(body, page.items());
-    body.appendString(",\"total\":").appendString(Long.toString(page.total()))
-        .appendString(",\"hasMore\":").appendString(Boolean.toString(page.hasMore()));
-    if (page.hasMore()) {
-      body.appendString(",\"nextCursor\":").appendString(Long.toString(page.last()));
-    }
-    rawJson(ctx, 200, body.appendString("}"));
-  }
-
-  static void appendItems(Buffer body, List<byte[]> items) {
-    body.appendByte((byte) '[');
-    for (int i = 0; i < items.size(); i++) {
-      if (i > 0) {
-        body.appendByte((byte) ',');
-      }
-      body.appendBytes(items.get(i));
-    }
-    body.appendByte((byte) ']');
+    rawJson(ctx, 200, new ItemsBody().text("{\"items\":").items(page.items())
+        .text(",\"total\":" + page.total() + ",\"hasMore\":" + page.hasMore()
+            + (page.hasMore() ? ",\"nextCursor\":" + page.last() : "") + "}")
+        .buffer());
   }
 
   /** {@code 200 {"status":"success","message":message}} once {@code deleting} succeeds, what every DELETE answers. */

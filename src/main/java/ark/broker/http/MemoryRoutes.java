@@ -6,7 +6,6 @@ import ark.broker.bus.MemoryStore.MessageFilter;
 import ark.broker.bus.Messages.MemoryAppended;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -95,10 +94,8 @@ final class MemoryRoutes {
         ctx.fail(ArkProblem.notFound("Conversation not found"));
         return;
       }
-      Buffer body = Buffer.buffer().appendString("{\"conversation_id\":").appendString(ArkRoutes.quoted(id))
-          .appendString(",\"messages\":");
-      ArkRoutes.appendItems(body, page.items());
-      ArkRoutes.rawJson(ctx, 200, body.appendString("}"));
+      ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"conversation_id\":" + ArkRoutes.quoted(id) + ",\"messages\":")
+          .items(page.items()).text("}").buffer());
     }).onFailure(ctx::fail);
   }
 

@@ -63,7 +63,8 @@ final class SessionRoutes {
     String cursorText = ctx.queryParams().get("cursor");
     String limitText = ctx.queryParams().get("limit");
     if (isEmpty(cursorText) && isEmpty(limitText)) {
-      sessions.all(actor).onSuccess(all -> ArkRoutes.rawJson(ctx, 200, Buffer.buffer(all))).onFailure(ctx::fail);
+      sessions.all(actor).onSuccess(all -> ArkRoutes.rawJson(ctx, 200, new ItemsBody().pieces(all).buffer()))
+          .onFailure(ctx::fail);
       return;
     }
     int limit = ArkQuery.pageLimit(ctx);
@@ -71,16 +72,12 @@ final class SessionRoutes {
     sessions.page(actor, new SessionQuery(status, sort, !"asc".equals(order), from, to,
             isEmpty(search) ? null : search, offset, limit))
         .onSuccess(page -> {
-          Buffer body = Buffer.buffer(64 + page.items().stream().mapToInt(item -> item.length + 1).sum())
-              .appendString("{\"items\":");
-          ArkRoutes.appendItems(body, page.items());
-          body.appendString(",\"total\":" + page.total() + ",\"hasMore\":" + page.hasMore());
-          if (page.hasMore()) {
-            body.appendString(",\"nextCursor\":" + page.nextOffset());
-          }
-          body.appendString(",\"statusCounts\":" + new JsonObject().put("active", page.statusCounts().active())
-              .put("idle", page.statusCounts().idle()).put("error", page.statusCounts().error()).encode() + "}");
-          ArkRoutes.rawJson(ctx, 200, body);
+          ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"items\":").items(page.items())
+              .text(",\"total\":" + page.total() + ",\"hasMore\":" + page.hasMore()
+                  + (page.hasMore() ? ",\"nextCursor\":" + page.nextOffset() : "")
+                  + ",\"statusCounts\":" + new JsonObject().put("active", page.statusCounts().active())
+                  .put("idle", page.statusCounts().idle()).put("error", page.statusCounts().error()).encode() + "}")
+              .buffer());
         })
         .onFailure(ctx::fail);
   }

@@ -130,10 +130,8 @@ final class TraceRoutes {
         ctx.fail(ArkProblem.notFound("Trace not found"));
         return;
       }
-      Buffer body = Buffer.buffer().appendString("{\"traceId\":").appendString(ArkRoutes.quoted(traceId))
-          .appendString(",\"spans\":");
-      ArkRoutes.appendItems(body, page.items());
-      ArkRoutes.rawJson(ctx, 200, body.appendString("}"));
+      ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"traceId\":" + ArkRoutes.quoted(traceId) + ",\"spans\":")
+          .items(page.items()).text("}").buffer());
     }).onFailure(ctx::fail);
   }
 }

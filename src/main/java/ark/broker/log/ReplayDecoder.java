@@ -10,11 +10,16 @@ import java.util.concurrent.Future;
 
 /**
  * Decodes replayed records on every core while the reading thread reads on and applies decoded
- * batches in position order: start-up after a crash is bound by parsing, which spreads well.
+ * batches in position order: start-up after a crash is bound by parsing, which spreads well. What is read ahead is
+ * bounded by bytes as well as by records, so a log of large records replays in the heap its stores need, not in
+ * that plus the whole log read ahead and decoded.
  */
 final class ReplayDecoder implements AutoCloseable {
   private static final int BATCH = 2048;
   private static final int MAX_IN_FLIGHT = 16;
+  private static final long BATCH_BYTES = 1 << 20;
+  /** Payloads read but not yet applied, at most (and one batch more, whose last record may be large). */
+  private static final long MAX_IN_FLIGHT_BYTES = 8 << 20;
 
   private final EventLog.RecordSink<Object> sink;
   private final ExecutorService pool;
@@ -22,8 +27,10 @@ final class ReplayDecoder implements AutoCloseable {
   private long[] positions = new long[BATCH];
   private String[] keys = new String[BATCH];
   private List<byte[]> payloads = new ArrayList<>(BATCH);
+  private long batchBytes;
+  private long inFlightBytes;
 
-  private record Decoded(long[] positions, Object[] records) {
+  private record Decoded(long[] positions, Object[] records, long bytes) {
   }
 
   ReplayDecoder(EventLog.RecordSink<Object> sink) {
@@ -39,7 +46,8 @@ final class ReplayDecoder implements AutoCloseable {
     positions[payloads.size()] = position;
     keys[payloads.size()] = key;
     payloads.add(payload);
-    if (payloads.size() == BATCH) {
+    batchBytes += payload.length;
+    if (payloads.size() == BATCH || batchBytes >= BATCH_BYTES) {
       submit();
     }
   }
@@ -59,17 +67,21 @@ final class ReplayDecoder implements AutoCloseable {
     String[] batchKeys = keys;
     List<byte[]> batchPayloads = payloads;
     int size = batchPayloads.size();
+    long bytes = batchBytes;
+    inFlightBytes += bytes;
     inFlight.add(pool.submit(() -> {
       Object[] records = new Object[size];
       for (int i = 0; i < size; i++) {
         records[i] = sink.decode(batchPositions[i], batchKeys[i], batchPayloads.get(i));
       }
-      return new Decoded(batchPositions, records);
+      return new Decoded(batchPositions, records, bytes);
     }));
     positions = new long[BATCH];
     keys = new String[BATCH];
     payloads = new ArrayList<>(BATCH);
-    while (inFlight.size() >= MAX_IN_FLIGHT || (!inFlight.isEmpty() && inFlight.peek().isDone())) {
+    batchBytes = 0;
+    while (inFlight.size() >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES
+        || (!inFlight.isEmpty() && inFlight.peek().isDone())) {
       applyOldest();
     }
   }
@@ -84,6 +96,7 @@ final class ReplayDecoder implements AutoCloseable {
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
     }
+    inFlightBytes -= decoded.bytes;
     for (int i = 0; i < decoded.records.length; i++) {
       sink.apply(decoded.positions[i], decoded.records[i]);
     }

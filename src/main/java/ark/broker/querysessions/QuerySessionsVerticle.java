@@ -98,7 +98,7 @@ public final class QuerySessionsVerticle extends VerticleBase implements QuerySe
   }
 
   @Override
-  public Future<byte[]> all(Actor actor) {
+  public Future<List<byte[]>> all(Actor actor) {
     return read(actor, view::all);
   }
 

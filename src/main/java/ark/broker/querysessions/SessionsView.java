@@ -9,7 +9,6 @@ import ark.broker.log.RetainedItems;
 import ark.broker.log.StoreMeters;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.text.Collator;
 import java.util.ArrayList;
@@ -149,22 +148,18 @@ final class SessionsView {
     return session == null ? null : session.rendered(this::linked);
   }
 
-  /** {@code {"sessions":{...}}}, in the order the sessions began. */
-  byte[] all() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 1024 * sessions.size());
-    out.writeBytes("{\"sessions\":{".getBytes(StandardCharsets.US_ASCII));
+  /** {@code {"sessions":{...}}}, in the order the sessions began: its pieces, each session's rendering as held. */
+  List<byte[]> all() {
+    List<byte[]> pieces = new ArrayList<>(2 + 2 * sessions.size());
+    pieces.add("{\"sessions\":{".getBytes(StandardCharsets.US_ASCII));
     boolean first = true;
     for (SessionState session : byBeginning.values()) {
-      if (!first) {
-        out.write(',');
-      }
+      pieces.add(quoted(first ? "" : ",", session.id));
       first = false;
-      out.writeBytes(quoted(session.id));
-      out.write(':');
-      out.writeBytes(session.rendered(this::linked));
+      pieces.add(session.rendered(this::linked));
     }
-    out.writeBytes("}}".getBytes(StandardCharsets.US_ASCII));
-    return out.toByteArray();
+    pieces.add("}}".getBytes(StandardCharsets.US_ASCII));
+    return pieces;
   }
 
   SessionPage page(SessionQuery query) {
@@ -312,7 +307,9 @@ final class SessionsView {
     statusCounts.merge(session.status, -1, Integer::sum);
   }
 
-  private static byte[] quoted(String text) {
-    return ("\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\"").getBytes(StandardCharsets.UTF_8);
+  /** {@code before"text":}, the text quoted as a JSON name. */
+  private static byte[] quoted(String before, String text) {
+    return (before + "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + "\":")
+        .getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -26,7 +27,11 @@ class SessionFloodIT {
 
   @Test
   void oversizedSessionsAndSubscriptionsAreRefusedAndTheBrokerRestartsWithTheSameHeap() throws Exception {
-    Map<String, String> environment = BrokerProcess.fixedMcpPort();
+    // Ark's stores bounded to fit the 256 MiB heap next to the MCP sessions, else the broker refuses to start.
+    Map<String, String> environment = new java.util.HashMap<>(BrokerProcess.fixedMcpPort());
+    for (String store : List.of("MEMORY", "EVENTS", "QUERY_SESSIONS", "STREAMS", "TRACES")) {
+      environment.put(store + "_MAX_BYTES", Integer.toString(8 << 20));
+    }
     int port = BrokerProcess.freePort();
     try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, environment, "256m")) {
       broker.awaitReady(Duration.ofSeconds(60));
