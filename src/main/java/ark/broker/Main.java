@@ -281,7 +281,8 @@ public final class Main {
     Future<String> sessionsProjected = Future.all(eventsDeployed, memoryDeployed).compose(stores -> vertx.deployVerticle(
         new QuerySessionsVerticle(eventStore, memoryStore, QuerySessionSettings.from(config.getJsonObject("querySessions")),
             Clock.systemUTC(), meters)));
-    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")), memoryStore,
+    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi"), config.getJsonObject("traces")),
+        memoryStore,
         Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()), eventStore,
         Addresses.QUERY_SESSION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
         Addresses.TRACE_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));

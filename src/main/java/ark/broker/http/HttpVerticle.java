@@ -12,6 +12,7 @@ import ark.broker.edge.ListenAddress;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -40,6 +41,7 @@ public final class HttpVerticle extends VerticleBase {
   private final ServingShutdown shutdown = new ServingShutdown("http");
   private final WarmUpGate warmUp;
   private HttpServer server;
+  private WorkerExecutor decoding;
 
   /** @param warming true: the port opens before the start-up warm-up is done, and serves only probes until it is */
   public HttpVerticle(HttpSettings settings, QuestionStore store, ArkStores ark, Authenticators authenticators,
@@ -100,7 +102,9 @@ public final class HttpVerticle extends VerticleBase {
     // An emailed answer link: the page (GET) and its form (POST); the token in them is the credential.
     router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
         .handler(channelBody).handler(channelEvents::forward);
-    ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings());
+    // Shared by every event loop's verticle: at most one body per core is decoded at once, whatever arrives.
+    decoding = vertx.createSharedWorkerExecutor("ark-body-decoding", Runtime.getRuntime().availableProcessors());
+    ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings(), decoding);
     memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings());
     new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);
     streamRoutes = new StreamRoutes(ark.streams(), ark.settings());
@@ -156,7 +160,8 @@ public final class HttpVerticle extends VerticleBase {
         .eventually(streamRoutes::stop)
         .eventually(eventWatches::stop)
         .eventually(sessionWatches::stop)
-        .eventually(spanWatches::stop);
+        .eventually(spanWatches::stop)
+        .eventually(() -> decoding.close());
   }
 
   /**
