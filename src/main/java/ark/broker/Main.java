@@ -289,7 +289,8 @@ public final class Main {
     List<Future<String>> storeDeployments = new ArrayList<>(storesDeployed.values());
     storeDeployments.add(sessionsProjected);
     Future<Void> replayed = Future.all(storeDeployments).onSuccess(all -> storesReplayed.replayed()).mapEmpty();
-    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi")), memoryStore,
+    ArkStores arkStores = new ArkStores(ArkApiSettings.from(config.getJsonObject("arkApi"), config.getJsonObject("traces")),
+        memoryStore,
         Addresses.STREAM_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()), eventStore,
         Addresses.QUERY_SESSION_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()),
         Addresses.TRACE_STORE.client(vertx.eventBus(), storeSettings.requestTimeoutMillis()));

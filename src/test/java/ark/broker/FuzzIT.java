@@ -1,5 +1,6 @@
 package ark.broker;
 
+import ark.broker.testing.ArkCallersFuzz;
 import ark.broker.testing.BrokerProcess;
 import ark.broker.testing.RawHttp;
 import io.vertx.core.json.JsonArray;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Hostile and careless requests, generated from one seed, sent over raw TCP to every surface of a real
- * broker process (REST, watch streams, MCP, the channel endpoints): none gets a 5xx or goes unanswered,
+ * broker process (REST, watch streams, MCP, the channel endpoints, Ark's broker routes with their callers' bodies
+ * mutated and compressed or not): none gets a 5xx or goes unanswered,
  * the broker stays responsive, what was refused changed nothing (the questions are exactly those whose
  * writes were acknowledged), and after kill -9 every acknowledged write is still there. The seed is
  * printed and named in every failure; {@code -Dfuzz.seed=N} replays a run.
@@ -97,8 +99,10 @@ class FuzzIT {
           expectAnswered(broker.base, protocolGarbage(random), true);
         } else if (kind < 70) {
           malformedAuthority(random.nextBoolean() ? broker.base : broker.mcp, random);
-        } else if (kind < 95) {
+        } else if (kind < 90) {
           mcp(broker.mcp, random);
+        } else if (kind < 95) {
+          expectAnswered(broker.base, ArkCallersFuzz.request(random), false);
         } else {
           expectAnswered(broker.base, rawRequest("POST", "/channels/" + pick(random, "slack", "github", "webhook", "x")
               + "/events", pick(random, "application/json", "application/x-www-form-urlencoded"),

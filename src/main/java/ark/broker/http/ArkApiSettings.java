@@ -8,7 +8,7 @@ import java.lang.management.ManagementFactory;
 /**
  * How the routes of Ark's broker (memory, streams) are served on the REST port, from the {@code arkApi} section.
  *
- * @param bodyLimitBytes larger JSON bodies get 413 (upstream's limit is 10 MB)
+ * @param bodyLimitBytes larger bodies get 413 (upstream's limit is 10 MB): as sent, and once inflated when compressed
  * @param heartbeatMillis idle watches get {@code : heartbeat} this often (upstream: every 30 s)
  * @param maxWatchesPerLoop watches of one store each event loop serves at most; more get 503
  * @param maxUnreadBytes what may wait unread on one watch before its reader is cut off (it resumes from its cursor)
@@ -16,23 +16,26 @@ import java.lang.management.ManagementFactory;
  * @param maxReadersPerStream readers of one Query's stream each event loop serves; more get 503
  * @param streamReaderIdleMillis a stream reader that neither gets a chunk nor sees the stream end this long gets a
  *     timeout error and {@code [DONE]} (Ark's STREAM_IDLE_TIMEOUT_MS)
+ * @param maxJsonDepth arrays and objects a JSON body or stream line may nest; deeper ones get 400
+ * @param maxSpansPerRequest spans one trace export may carry (the {@code traces} section's), counted as it is decoded
  * @param maxHeldBytes what all clients together may make the broker hold: the bytes every watch and stream reader has
  *     not read yet, and the request bodies being read
  */
 public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes,
                              int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis,
-                             long maxHeldBytes) {
+                             int maxJsonDepth, int maxSpansPerRequest, long maxHeldBytes) {
 
-  public static ArkApiSettings from(JsonObject arkApi) {
+  public static ArkApiSettings from(JsonObject arkApi, JsonObject traces) {
     ArkApiSettings settings = new ArkApiSettings(arkApi.getLong("bodyLimitBytes"),
         arkApi.getLong("heartbeatSeconds") * 1000, arkApi.getInteger("maxWatchesPerLoop"),
         arkApi.getLong("maxUnreadBytes"), arkApi.getInteger("maxStreamLineBytes"),
         arkApi.getInteger("maxReadersPerStream"), arkApi.getLong("streamReaderIdleSeconds") * 1000,
-        arkApi.getLong("maxHeldBytes"));
-    if (settings.bodyLimitBytes < 1 || settings.heartbeatMillis < 1 || settings.maxWatchesPerLoop < 1
-        || settings.maxUnreadBytes < 1 || settings.maxStreamLineBytes < 1 || settings.maxReadersPerStream < 1
-        || settings.streamReaderIdleMillis < 1 || settings.maxHeldBytes < 1) {
-      throw new IllegalArgumentException("every arkApi setting must be positive");
+        arkApi.getInteger("maxJsonDepth"), traces.getInteger("maxSpansPerRequest"), arkApi.getLong("maxHeldBytes"));
+    if (settings.bodyLimitBytes < 1 || settings.bodyLimitBytes > Integer.MAX_VALUE - 8 || settings.heartbeatMillis < 1
+        || settings.maxWatchesPerLoop < 1 || settings.maxUnreadBytes < 1 || settings.maxStreamLineBytes < 1
+        || settings.maxReadersPerStream < 1 || settings.streamReaderIdleMillis < 1 || settings.maxJsonDepth < 1
+        || settings.maxHeldBytes < 1) {
+      throw new IllegalArgumentException("every arkApi setting must be positive, and arkApi.bodyLimitBytes below 2 GiB");
     }
     if (settings.maxHeldBytes < Math.max(settings.bodyLimitBytes, settings.maxUnreadBytes)) {
       throw new IllegalArgumentException("arkApi.maxHeldBytes (" + settings.maxHeldBytes + ") must be at least"

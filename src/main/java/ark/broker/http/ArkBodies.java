@@ -1,13 +1,9 @@
 package ark.broker.http;
 
 import ark.broker.wire.QuestionJson;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.io.IOException;
@@ -38,16 +34,17 @@ final class ArkBodies {
     this.problems = problems;
   }
 
-  /** The request's JSON object; a body of another type, not JSON or not an object is a validation error. */
-  static ArkBodies of(RoutingContext ctx) {
-    String type = ctx.request().getHeader("Content-Type");
+  /**
+   * The request's JSON object, from its decoded body; a body of another type, not JSON or not an object is a validation
+   * error. Parses only, so it runs wherever the body is decoded.
+   */
+  static ArkBodies parse(ArkJson json, String type, byte[] raw) {
     if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
       throw ArkProblem.invalid("body: expected application/json, received " + (type == null ? "no content type" : type));
     }
-    Buffer raw = ctx.body().buffer();
     JsonNode parsed;
     try {
-      parsed = raw == null || raw.length() == 0 ? null : QuestionJson.MAPPER.readTree(raw.getBytes());
+      parsed = json.tree(raw);
     } catch (JsonProcessingException e) {
       throw ArkProblem.invalid("body: not valid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
@@ -58,6 +55,11 @@ final class ArkBodies {
           + (parsed == null ? "undefined" : parsed.getNodeType().name().toLowerCase(Locale.ROOT)));
     }
     return new ArkBodies((ObjectNode) parsed);
+  }
+
+  /** The body {@link ArkRoutes#postJson} parsed. */
+  static ArkBodies decoded(RoutingContext ctx) {
+    return ArkBodyReader.decoded(ctx, ArkBodies.class);
   }
 
   ObjectNode body() {
@@ -142,26 +144,6 @@ final class ArkBodies {
   void check() {
     if (!problems.isEmpty()) {
       throw ArkProblem.invalid(String.join("; ", problems));
-    }
-  }
-
-  /** One JSON value (a line of a stream), refused when it is not one, or is followed by anything. */
-  /**
-   * One JSON value as compact bytes, copied token by token without building it (every chunk of a stream comes
-   * through here); null when the bytes are not exactly one JSON value.
-   */
-  static byte[] compactValue(byte[] json) {
-    try (JsonParser parser = QuestionJson.MAPPER.getFactory().createParser(json)) {
-      if (parser.nextToken() == null) {
-        return null;
-      }
-      ByteArrayBuilder compact = new ByteArrayBuilder(json.length);
-      try (JsonGenerator generator = QuestionJson.MAPPER.getFactory().createGenerator(compact)) {
-        generator.copyCurrentStructure(parser);
-      }
-      return parser.nextToken() == null ? compact.toByteArray() : null;
-    } catch (IOException notOneValue) {
-      return null;
     }
   }
 

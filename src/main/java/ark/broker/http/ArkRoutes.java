@@ -6,19 +6,19 @@ import ark.broker.bus.ItemPage;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.List;
 
 /**
  * How every route of Ark's broker is served: under an allowed host, with a principal (a token, or Ark's
- * in-cluster caller from a trusted network), JSON bodies up to the configured size, and every refusal in upstream's
- * envelope. Also the bodies they share: a page of items, a JSON answer.
+ * in-cluster caller from a trusted network), bodies decoded within the configured limits ({@link ArkBodyReader}), and
+ * every refusal in upstream's envelope. Also the bodies they share: a page of items, a JSON answer.
  */
 final class ArkRoutes {
   /** The paths the routes of Ark's broker live under; their refusals take upstream's envelope. */
@@ -27,14 +27,22 @@ final class ArkRoutes {
 
   private final HostCheck hosts;
   private final Authentication authentication;
-  private final BodyHandler body;
   private final ArkApiSettings settings;
+  private final ArkBodyReader bodies;
+  private final ArkJson json;
 
-  ArkRoutes(HostCheck hosts, Authentication authentication, ArkApiSettings settings) {
+  /** @param decoding where bodies too large or compressed to decode on the event loop are decoded */
+  ArkRoutes(HostCheck hosts, Authentication authentication, ArkApiSettings settings, WorkerExecutor decoding) {
     this.hosts = hosts;
     this.authentication = authentication;
     this.settings = settings;
-    this.body = BodyHandler.create(false).setBodyLimit(settings.bodyLimitBytes());
+    this.bodies = new ArkBodyReader(settings.bodyLimitBytes(), decoding);
+    this.json = new ArkJson(settings.maxJsonDepth());
+  }
+
+  /** JSON as these routes read it from their callers. */
+  ArkJson json() {
+    return json;
   }
 
   /** Whether a request is for one of these routes, so its refusal, whatever refused it, takes their envelope. */
@@ -51,23 +59,30 @@ final class ArkRoutes {
     serve(router.delete(path), handler);
   }
 
-  /** A POST whose body the handler reads itself, if at all (paused until it does). */
+  /** A POST whose body the handler reads itself as sent, if at all (paused until it does). */
   void post(Router router, String path, Handler<RoutingContext> handler) {
     serve(router.post(path), ctx -> {
       if (holding(ctx, settings.maxStreamLineBytes())) {
-        ctx.next();
+        ArkBodyReader.asSent(ctx);
       }
     }, handler);
   }
 
-  /** A POST with a JSON body, read whole up to the limit before the handler runs. */
+  /** A POST with a JSON object for a body, read and parsed before the handler runs ({@link ArkBodies#decoded}). */
   void postJson(Router router, String path, Handler<RoutingContext> handler) {
+    postDecoded(router, path, (type, body) -> ArkBodies.parse(json, type, body), handler);
+  }
+
+  /** A POST whose body is read whole and decoded by {@code decoder} before the handler runs. */
+  <T> void postDecoded(Router router, String path, ArkBodyReader.Decoder<T> decoder, Handler<RoutingContext> handler) {
+    Handler<RoutingContext> reading = bodies.decoding(decoder);
     serve(router.post(path), ctx -> {
+      // A compressed body may grow to the limit as it is inflated.
       String length = ctx.request().getHeader("Content-Length");
-      long declared = length == null || !length.matches("[0-9]{1,18}") ? settings.bodyLimitBytes()
-          : Math.min(Long.parseLong(length), settings.bodyLimitBytes());
+      long declared = length == null || !length.matches("[0-9]{1,18}") || ctx.request().getHeader("Content-Encoding")
+          != null ? settings.bodyLimitBytes() : Math.min(Long.parseLong(length), settings.bodyLimitBytes());
       if (holding(ctx, declared)) {
-        body.handle(ctx);
+        reading.handle(ctx);
       }
     }, handler);
   }

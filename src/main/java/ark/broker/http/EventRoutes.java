@@ -40,7 +40,7 @@ final class EventRoutes {
   }
 
   private void post(RoutingContext ctx) {
-    ArkBodies body = ArkBodies.of(ctx);
+    ArkBodies body = ArkBodies.decoded(ctx);
     ArkBodies data = body.object("data");
     String queryId = data == null ? null : data.text("queryId", true);
     Long ttl = body.positive("ttl_seconds");

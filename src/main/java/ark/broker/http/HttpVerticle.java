@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -44,6 +45,7 @@ public final class HttpVerticle extends VerticleBase {
   private final WarmUpGate warmUp;
   private final StoresReplayed storesReplayed;
   private HttpServer server;
+  private WorkerExecutor decoding;
 
   /**
    * @param storesReplayed whether every store serves: the port opens before they do, and is not ready until then
@@ -112,7 +114,9 @@ public final class HttpVerticle extends VerticleBase {
             HeldBytes::held)
         .description("Bytes the clients of Ark's routes hold: unread by watches and stream readers, and bodies being read")
         .register(meters);
-    ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings());
+    // Shared by every event loop's verticle: at most one body per core is decoded at once, whatever arrives.
+    decoding = vertx.createSharedWorkerExecutor("ark-body-decoding", Runtime.getRuntime().availableProcessors());
+    ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings(), decoding);
     memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings());
     new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);
     streamRoutes = new StreamRoutes(ark.streams(), ark.settings());
@@ -168,7 +172,8 @@ public final class HttpVerticle extends VerticleBase {
         .eventually(streamRoutes::stop)
         .eventually(eventWatches::stop)
         .eventually(sessionWatches::stop)
-        .eventually(spanWatches::stop);
+        .eventually(spanWatches::stop)
+        .eventually(() -> decoding.close());
   }
 
   /**

@@ -57,7 +57,7 @@ final class MemoryRoutes {
   }
 
   private void append(RoutingContext ctx) {
-    ArkBodies body = ArkBodies.of(ctx);
+    ArkBodies body = ArkBodies.decoded(ctx);
     String conversation = body.text("conversation_id", true);
     String query = body.text("query_id", true);
     List<JsonNode> messages = body.array("messages");

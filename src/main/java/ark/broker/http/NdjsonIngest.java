@@ -29,6 +29,7 @@ final class NdjsonIngest {
   private final Actor actor;
   private final String query;
   private final int maxLineBytes;
+  private final ArkJson json;
   private Buffer partial = Buffer.buffer();
   /** Writes handed to the store and not settled yet: the answer waits for them without keeping each. */
   private int unsettled;
@@ -42,16 +43,17 @@ final class NdjsonIngest {
   /** A line was too long: the request reads no more, and is refused once the lines before that one are written. */
   private boolean refused;
 
-  private NdjsonIngest(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes) {
+  private NdjsonIngest(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes, ArkJson json) {
     this.ctx = ctx;
     this.streams = streams;
     this.actor = ArkRoutes.actor(ctx);
     this.query = query;
     this.maxLineBytes = maxLineBytes;
+    this.json = json;
   }
 
-  static void run(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes) {
-    NdjsonIngest ingest = new NdjsonIngest(ctx, streams, query, maxLineBytes);
+  static void run(RoutingContext ctx, StreamStore streams, String query, int maxLineBytes, ArkJson json) {
+    NdjsonIngest ingest = new NdjsonIngest(ctx, streams, query, maxLineBytes, json);
     HttpServerRequest request = ctx.request();
     request.handler(ingest::received);
     request.endHandler(ended -> ingest.ended());
@@ -122,9 +124,12 @@ final class NdjsonIngest {
     });
   }
 
-  /** The line gathered so far, if it is JSON, as a chunk; the gathered bytes are cleared either way. */
+  /**
+   * The line gathered so far, if it is JSON (nesting no deeper than the limit), as a chunk; the gathered bytes are
+   * cleared either way.
+   */
   private void line(List<byte[]> chunks) {
-    byte[] chunk = ArkBodies.compactValue(partial.getBytes());
+    byte[] chunk = json.compactValue(partial.getBytes());
     partial = Buffer.buffer();
     // A line that is not one JSON value is skipped, not counted, as upstream does: one garbled line does not end an
     // answer being streamed.

@@ -5,9 +5,13 @@ import ark.broker.wire.QuestionJson;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -49,11 +53,13 @@ final class OtlpSpans {
   private OtlpSpans() {
   }
 
-  static List<NewSpan> fromProtobuf(byte[] body) throws Invalid {
+  /** The spans of a protobuf request; more than {@code maxSpans} is 413, known before any span is built. */
+  static List<NewSpan> fromProtobuf(byte[] body, int maxSpans) throws Invalid {
     ExportTraceServiceRequest request;
     try {
+      countSpans(CodedInputStream.newInstance(body), maxSpans);
       request = ExportTraceServiceRequest.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
+    } catch (IOException e) {
       throw new Invalid("Failed to decode protobuf data");
     }
     List<NewSpan> spans = new ArrayList<>();
@@ -108,10 +114,23 @@ final class OtlpSpans {
     return spans;
   }
 
-  static List<NewSpan> fromJson(byte[] body) throws Invalid {
+  /** The spans of a JSON request; more than {@code maxSpans} is 413, known before any span is built. */
+  static List<NewSpan> fromJson(ArkJson arkJson, byte[] body, int maxSpans) throws Invalid {
     JsonNode request;
-    try {
-      request = QuestionJson.MAPPER.readTree(body);
+    try (JsonParser parser = arkJson.parser(body)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        int[] spans = {0};
+        eachElement(parser, "resourceSpans", resource -> eachElement(resource, "scopeSpans",
+            scope -> eachElement(scope, "spans", span -> {
+              if (++spans[0] > maxSpans) {
+                throw tooManySpans(maxSpans);
+              }
+              span.skipChildren();
+            })));
+      }
+      request = arkJson.tree(body);
+    } catch (StreamConstraintsException tooDeep) {
+      throw arkJson.tooDeep();
     } catch (IOException e) {
       throw new Invalid("Invalid JSON: " + e.getMessage().lines().findFirst().orElse(""));
     }
@@ -167,6 +186,71 @@ final class OtlpSpans {
       }
     }
     return spans;
+  }
+
+  /**
+   * Walks the protobuf request's resource spans, their scope spans and their spans without building any: each is
+   * skipped by its length. Fields arrive in any order and may repeat, as protobuf allows; a tag of another wire type
+   * is an unknown field, skipped as the parser skips it.
+   */
+  private static void countSpans(CodedInputStream request, int maxSpans) throws IOException {
+    int spans = 0;
+    for (int tag = request.readTag(); tag != 0; tag = request.readTag()) {
+      if (tag != nested(ExportTraceServiceRequest.RESOURCE_SPANS_FIELD_NUMBER)) {
+        request.skipField(tag);
+        continue;
+      }
+      int resourceEnd = request.pushLimit(request.readRawVarint32());
+      for (int inResource = request.readTag(); inResource != 0; inResource = request.readTag()) {
+        if (inResource != nested(ResourceSpans.SCOPE_SPANS_FIELD_NUMBER)) {
+          request.skipField(inResource);
+          continue;
+        }
+        int scopeEnd = request.pushLimit(request.readRawVarint32());
+        for (int inScope = request.readTag(); inScope != 0; inScope = request.readTag()) {
+          if (inScope == nested(ScopeSpans.SPANS_FIELD_NUMBER) && ++spans > maxSpans) {
+            throw tooManySpans(maxSpans);
+          }
+          request.skipField(inScope);
+        }
+        request.popLimit(scopeEnd);
+      }
+      request.popLimit(resourceEnd);
+    }
+  }
+
+  private static int nested(int field) {
+    return field << 3 | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+  }
+
+  private interface JsonStep {
+    void at(JsonParser parser) throws IOException;
+  }
+
+  /**
+   * At the start of a value: when it is an object, {@code step} at each element of its field {@code name} when that
+   * is an array; everything else is skipped, token by token, and the parser is left at the value's end.
+   */
+  private static void eachElement(JsonParser parser, String name, JsonStep step) throws IOException {
+    if (parser.currentToken() != JsonToken.START_OBJECT) {
+      parser.skipChildren();
+      return;
+    }
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      boolean wanted = name.equals(parser.currentName());
+      if (parser.nextToken() == JsonToken.START_ARRAY && wanted) {
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          step.at(parser);
+        }
+      } else {
+        parser.skipChildren();
+      }
+    }
+  }
+
+  private static ArkProblem tooManySpans(int maxSpans) {
+    return new ArkProblem(413, "PAYLOAD_TOO_LARGE", "the request holds more than " + maxSpans
+        + " spans; one request may carry at most " + maxSpans);
   }
 
   /** A resource attribute's value as upstream flattens it: the one value it holds, else the value object itself. */

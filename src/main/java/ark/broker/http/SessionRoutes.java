@@ -94,7 +94,7 @@ final class SessionRoutes {
 
   /** What a caller reports of a Query of a session; without a {@code queryName} it is dropped, as upstream does. */
   private void post(RoutingContext ctx) {
-    ArkBodies body = ArkBodies.of(ctx);
+    ArkBodies body = ArkBodies.decoded(ctx);
     body.text("sessionId", true);
     body.check();
     ObjectNode fields = body.body();

@@ -58,7 +58,7 @@ final class StreamRoutes {
   void mount(Router router, ArkRoutes routes) {
     routes.post(router, "/stream/:query/complete", this::complete);
     routes.post(router, "/stream/:query", ctx -> NdjsonIngest.run(ctx, streams, ctx.pathParam("query"),
-        settings.maxStreamLineBytes()));
+        settings.maxStreamLineBytes(), routes.json()));
     routes.get(router, "/stream/:query", this::read);
     routes.get(router, "/stream", this::firehose);
     routes.delete(router, "/stream", ctx -> streams.purge(ArkRoutes.actor(ctx))

@@ -5,19 +5,13 @@ import ark.broker.bus.Messages.SpanAppended;
 import ark.broker.bus.TraceStore;
 import ark.broker.bus.TraceStore.NewSpan;
 import ark.broker.bus.TraceStore.SpanFilter;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.zip.GZIPInputStream;
 
 /**
  * OpenTelemetry traces as Ark's broker serves them: {@code POST /v1/traces} in OTLP/HTTP protobuf (what Ark's
@@ -37,61 +31,44 @@ final class TraceRoutes {
   }
 
   void mount(Router router, ArkRoutes routes) {
-    routes.postJson(router, "/v1/traces", this::export);
+    ArkJson json = routes.json();
+    routes.postDecoded(router, "/v1/traces", (type, body) -> decode(json, type, body), this::export);
     routes.get(router, "/traces", this::list);
     routes.get(router, "/traces/:traceId", this::trace);
     routes.delete(router, "/traces", ctx -> ArkRoutes.deleted(ctx, traces.deleteAll(ArkRoutes.actor(ctx)),
         "Trace data purged"));
   }
 
-  private void export(RoutingContext ctx) {
-    List<NewSpan> spans;
-    try {
-      byte[] body = decompressed(ctx);
-      String type = Objects.requireNonNullElse(ctx.request().getHeader("Content-Type"), "").toLowerCase(Locale.ROOT);
-      if (type.contains("protobuf")) {
-        spans = OtlpSpans.fromProtobuf(body);
-      } else if (type.contains("json")) {
-        spans = OtlpSpans.fromJson(body);
-      } else {
-        throw new OtlpSpans.Invalid("Unsupported Content-Type " + (type.isEmpty() ? "(none)" : type)
-            + ": send application/x-protobuf or application/json");
-      }
-    } catch (OtlpSpans.Invalid invalid) {
-      ArkRoutes.json(ctx, 400, new JsonObject().put("error", invalid.getMessage()));
-      return;
-    }
-    traces.append(ArkRoutes.actor(ctx), spans)
-        .onSuccess(appended -> ArkRoutes.json(ctx, 200, new JsonObject()))
-        .onFailure(ctx::fail);
+  /** The spans of an export request, or what upstream answers one it cannot read. */
+  private record Export(List<NewSpan> spans, String invalid) {
   }
 
-  /** The request's body, inflated when gzipped, never beyond the body limit (413 otherwise, as for a raw body). */
-  private byte[] decompressed(RoutingContext ctx) throws OtlpSpans.Invalid {
-    Buffer raw = ctx.body().buffer();
-    byte[] body = raw == null ? new byte[0] : raw.getBytes();
-    String encoding = Objects.requireNonNullElse(ctx.request().getHeader("Content-Encoding"), "identity").trim()
-        .toLowerCase(Locale.ROOT);
-    if (encoding.equals("identity") || encoding.isEmpty()) {
-      return body;
-    }
-    if (!encoding.equals("gzip")) {
-      throw new OtlpSpans.Invalid("Unsupported Content-Encoding " + encoding + ": send gzip or none");
-    }
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, body.length * 4));
-      byte[] chunk = new byte[16 * 1024];
-      for (int read = in.read(chunk); read >= 0; read = in.read(chunk)) {
-        if (out.size() + read > settings.bodyLimitBytes()) {
-          throw new ArkProblem(413, "PAYLOAD_TOO_LARGE", "the request body inflates to more than "
-              + settings.bodyLimitBytes() + " bytes");
-        }
-        out.write(chunk, 0, read);
+  /** Counts the spans as it decodes them: more than a request may carry is 413 before any is built. */
+  private Export decode(ArkJson json, String contentType, byte[] body) {
+    String type = Objects.requireNonNullElse(contentType, "").toLowerCase(Locale.ROOT);
+    try {
+      if (type.contains("protobuf")) {
+        return new Export(OtlpSpans.fromProtobuf(body, settings.maxSpansPerRequest()), null);
       }
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new OtlpSpans.Invalid("Failed to decompress the gzip body: " + e.getMessage());
+      if (type.contains("json")) {
+        return new Export(OtlpSpans.fromJson(json, body, settings.maxSpansPerRequest()), null);
+      }
+      throw new OtlpSpans.Invalid("Unsupported Content-Type " + (type.isEmpty() ? "(none)" : type)
+          + ": send application/x-protobuf or application/json");
+    } catch (OtlpSpans.Invalid invalid) {
+      return new Export(null, invalid.getMessage());
     }
+  }
+
+  private void export(RoutingContext ctx) {
+    Export export = ArkBodyReader.decoded(ctx, Export.class);
+    if (export.invalid() != null) {
+      ArkRoutes.json(ctx, 400, new JsonObject().put("error", export.invalid()));
+      return;
+    }
+    traces.append(ArkRoutes.actor(ctx), export.spans())
+        .onSuccess(appended -> ArkRoutes.json(ctx, 200, new JsonObject()))
+        .onFailure(ctx::fail);
   }
 
   /** A page of traces (newest first), or the watch of their spans; of a session when {@code session_id} is given. */

@@ -1,5 +1,6 @@
 package ark.broker.http;
 
+import ark.broker.testing.ArkCallersFuzz;
 import ark.broker.testing.BrokerExtension;
 import ark.broker.testing.CapturedLog;
 import ark.broker.testing.RawHttp;
@@ -12,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -142,6 +146,31 @@ class MalformedRequestsTest {
         || event.getThrowableProxy() != null).as("errors or stack traces").isEmpty();
     assertThat(log.events()).filteredOn(event -> event.getLevel() == Level.WARN
         && event.getLoggerName().endsWith("MalformedRequests")).as("one WARN per port at most").hasSizeLessThanOrEqualTo(2);
+  }
+
+  /**
+   * Ark's callers' bodies, mutated, compressed or not, from one seed ({@code -Dfuzz.seed=N} replays a run): no 5xx,
+   * nothing unanswered, no ERROR line. A few seconds; {@code FuzzIT} sends more against a broker process.
+   */
+  @Test
+  void arksRoutesAnswerMutatedBodiesWithoutA5xxOrAnErrorLine() throws Exception {
+    long seed = Long.getLong("fuzz.seed", System.nanoTime());
+    Random random = new Random(seed);
+    List<String> wrong = new ArrayList<>();
+    CapturedLog log = CapturedLog.all();
+    try (log) {
+      for (int i = 0; i < 300; i++) {
+        String request = ArkCallersFuzz.request(random);
+        RawHttp.Answer answer = RawHttp.send(broker.base, request, Duration.ofSeconds(15));
+        if (!answer.complete() || answer.status() == 0 || answer.status() >= 500) {
+          wrong.add(answer.status() + " to " + request.substring(0, Math.min(200, request.length())));
+        }
+      }
+    }
+
+    assertThat(wrong).as("5xx or unanswered (seed %d)", seed).isEmpty();
+    assertThat(log.events()).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+        .as("ERROR lines (seed %d)", seed).isEmpty();
   }
 
   @Test

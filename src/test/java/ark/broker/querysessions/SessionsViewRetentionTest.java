@@ -92,7 +92,7 @@ class SessionsViewRetentionTest {
     @Override
     public Shown shown(SessionsView view, String key) {
       if (key == null) {
-        JsonObject sessions = json(view.all()).getJsonObject("sessions");
+        JsonObject sessions = json(joined(view.all())).getJsonObject("sessions");
         List<String> queries = sessions.fieldNames().stream().flatMap(id -> queries(sessions.getJsonObject(id))
             .map(query -> id + "/" + query)).sorted().toList();
         return new Shown(queries, view.size());
@@ -115,6 +115,12 @@ class SessionsViewRetentionTest {
 
     private static Stream<String> queries(JsonObject session) {
       return session.getJsonObject("queries").fieldNames().stream();
+    }
+
+    private static byte[] joined(List<byte[]> pieces) {
+      java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+      pieces.forEach(whole::writeBytes);
+      return whole.toByteArray();
     }
 
     private static JsonObject json(byte[] rendered) {

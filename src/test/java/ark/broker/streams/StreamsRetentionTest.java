@@ -39,7 +39,7 @@ class StreamsRetentionTest {
     @Override
     public Streams view(long maxBytes, long maxAgeMillis) {
       this.maxAgeMillis = maxAgeMillis;
-      return new Streams(new StreamSettings(maxBytes, maxAgeMillis, 1000, 1000, 1000),
+      return new Streams(new StreamSettings(maxBytes, maxAgeMillis, 1000, 1000, 1000, 0),
           new StoreMeters(new SimpleMeterRegistry(), "streams", "", unused -> 0, unused -> 0));
     }
 
