@@ -19,7 +19,7 @@ import java.lang.management.ManagementFactory;
  * @param maxJsonDepth arrays and objects a JSON body or stream line may nest; deeper ones get 400
  * @param maxSpansPerRequest spans one trace export may carry (the {@code traces} section's), counted as it is decoded
  * @param maxHeldBytes what all clients together may make the broker hold: the bytes every watch and stream reader has
- *     not read yet, and the request bodies being read
+ *     not read yet, and the JSON bodies being read whole
  */
 public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes,
                              int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis,

@@ -61,11 +61,8 @@ final class ArkRoutes {
 
   /** A POST whose body the handler reads itself as sent, if at all (paused until it does). */
   void post(Router router, String path, Handler<RoutingContext> handler) {
-    serve(router.post(path), ctx -> {
-      if (holding(ctx, settings.maxStreamLineBytes())) {
-        ArkBodyReader.asSent(ctx);
-      }
-    }, handler);
+    // Not held against the budget: Ark's executors keep such posts open for a whole answer, holding a line at a time.
+    serve(router.post(path), ArkBodyReader::asSent, handler);
   }
 
   /** A POST with a JSON object for a body, read and parsed before the handler runs ({@link ArkBodies#decoded}). */
@@ -88,8 +85,8 @@ final class ArkRoutes {
   }
 
   /**
-   * Holds {@code bytes} of the process's budget for what clients hold while the request is served (a body read in
-   * parts holds at most a part); when they do not fit, the request is refused before its body is read.
+   * Holds {@code bytes} of the process's budget for what clients hold while the request is served; when they do not
+   * fit, the request is refused before its body is read.
    */
   private boolean holding(RoutingContext ctx, long bytes) {
     HeldBytes budget = HeldBytes.shared(ctx.vertx(), settings.maxHeldBytes());

@@ -41,6 +41,11 @@ public final class RetainedItems<T extends RetainedItems.Item> {
     public boolean dropped() {
       return dropped;
     }
+
+    /** What keeping it counts against the store's bound. */
+    public int bytes() {
+      return bytes;
+    }
   }
 
   private final Sequence<T> all = new Sequence<>();

@@ -77,9 +77,9 @@ class ConversationsRetentionTest {
     @Override
     public RetentionModel.Item kept(long position, MemoryRecord written) {
       MemoryRecord.Appended appended = (MemoryRecord.Appended) written;
-      byte[] item = StoredMessage.of(position, appended).item;
-      return new RetentionModel.Item(position, label(item), appended.queryId(), appended.conversationId(), item.length,
-          appended.at(), appended.expiresAt());
+      StoredMessage stored = StoredMessage.of(position, appended);
+      return new RetentionModel.Item(position, label(stored.item), appended.queryId(), appended.conversationId(),
+          stored.bytes(), appended.at(), appended.expiresAt());
     }
 
     @Override
