@@ -108,6 +108,7 @@ public final class Main {
     }
     Vertx vertx = NativeTransport.vertx();
     ProcessShutdown shutdown = ProcessShutdown.install(vertx);
+    DirectMemoryWatch.start();
     try {
       JsonObject config = ConfigLoader.load(vertx, System.getenv()).await();
       // From here on the process logs in the configured format; an unknown one stops the start.
