@@ -127,7 +127,7 @@ class LogSafetyIT {
 
   /** The broker's log so far, once every request sent before has its line (the log is written behind a queue). */
   private static List<String> logged(BrokerProcess broker) throws Exception {
-    String marker = "/healthz?end=" + System.nanoTime();
+    String marker = "/healthz?cursor=" + System.nanoTime();
     send(broker.base, "GET " + marker, "localhost", null, null);
     Eventually.until("the access log line of " + marker, broker::output, output -> output.contains(marker));
     return broker.output().lines().filter(line -> !line.isBlank()).toList();

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +36,7 @@ class SlowConsumerIT {
   void watchersThatDoNotReadNeitherExhaustTheHeapNorStallOthers() throws Exception {
     QuestionLogFile.writeCreations(dataDir, QUESTIONS, CONTENT_CHARS);
     int port = BrokerProcess.freePort();
-    try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, Map.of(), "256m")) {
+    try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, BrokerProcess.storesBoundedTo(8 << 20), "256m")) {
       broker.awaitReady(Duration.ofSeconds(90));
       List<Socket> stalled = new ArrayList<>();
       try {

@@ -110,10 +110,16 @@ public final class HttpVerticle extends VerticleBase {
     // An emailed answer link: the page (GET) and its form (POST); the token in them is the credential.
     router.route("/channels/:channel/answer").method(HttpMethod.GET).method(HttpMethod.POST)
         .handler(channelBody).handler(channelEvents::forward);
-    Gauge.builder("ark_broker_ark_api_held_bytes", HeldBytes.shared(vertx, ark.settings().maxHeldBytes()),
-            HeldBytes::held)
-        .description("Bytes the clients of Ark's routes hold: unread by watches and stream readers, and bodies being read")
-        .register(meters);
+    HeldBytes held = HeldBytes.shared(vertx, ark.settings().maxHeldBytes());
+    synchronized (held) {
+      // Once for the process, whichever event loop's verticle comes first.
+      if (meters.find("ark_broker_ark_api_held_bytes").gauge() == null) {
+        Gauge.builder("ark_broker_ark_api_held_bytes", held, HeldBytes::held)
+            .description("Bytes the clients of Ark's routes hold: unread by watches and stream readers, and bodies"
+                + " being read")
+            .register(meters);
+      }
+    }
     // Shared by every event loop's verticle: at most one body per core is decoded at once, whatever arrives.
     decoding = vertx.createSharedWorkerExecutor("ark-body-decoding", Runtime.getRuntime().availableProcessors());
     ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings(), decoding);

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -29,9 +28,7 @@ class SessionFloodIT {
   void oversizedSessionsAndSubscriptionsAreRefusedAndTheBrokerRestartsWithTheSameHeap() throws Exception {
     // Ark's stores bounded to fit the 256 MiB heap next to the MCP sessions, else the broker refuses to start.
     Map<String, String> environment = new java.util.HashMap<>(BrokerProcess.fixedMcpPort());
-    for (String store : List.of("MEMORY", "EVENTS", "QUERY_SESSIONS", "STREAMS", "TRACES")) {
-      environment.put(store + "_MAX_BYTES", Integer.toString(8 << 20));
-    }
+    environment.putAll(BrokerProcess.storesBoundedTo(8 << 20));
     int port = BrokerProcess.freePort();
     try (BrokerProcess broker = BrokerProcess.launch(dataDir, port, environment, "256m")) {
       broker.awaitReady(Duration.ofSeconds(60));

@@ -96,6 +96,15 @@ public final class BrokerProcess implements AutoCloseable {
         URI.create("http://127.0.0.1:" + mcpPort + "/mcp"));
   }
 
+  /** Ark's stores bounded to {@code bytes} each: what a broker on a small heap needs, or it refuses to start. */
+  public static Map<String, String> storesBoundedTo(int bytes) {
+    Map<String, String> environment = new java.util.HashMap<>();
+    for (String store : List.of("MEMORY", "EVENTS", "QUERY_SESSIONS", "STREAMS", "TRACES")) {
+      environment.put(store + "_MAX_BYTES", Integer.toString(bytes));
+    }
+    return environment;
+  }
+
   /** Waits for the process to end by itself and returns its exit code. */
   public int awaitExit(Duration timeout) throws Exception {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
