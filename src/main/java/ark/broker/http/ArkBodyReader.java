@@ -110,12 +110,19 @@ final class ArkBodyReader {
     }
   }
 
+  /** What reading the body may hold at most: as announced, or the limit when it is unannounced or compressed. */
+  long mostHeld(HttpServerRequest request) {
+    long declared = declaredLength(request);
+    return declared < 0 || request.getHeader("Content-Encoding") != null ? limit : Math.min(declared, limit);
+  }
+
+  /** The announced length, or -1 when there is none or it is no number. */
   private static long declaredLength(HttpServerRequest request) {
     String length = request.getHeader("Content-Length");
     try {
-      return length == null ? 0 : Long.parseLong(length.trim());
+      return length == null ? -1 : Long.parseLong(length.trim());
     } catch (NumberFormatException notANumber) {
-      return 0;
+      return -1;
     }
   }
 

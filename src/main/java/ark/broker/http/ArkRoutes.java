@@ -74,11 +74,7 @@ final class ArkRoutes {
   <T> void postDecoded(Router router, String path, ArkBodyReader.Decoder<T> decoder, Handler<RoutingContext> handler) {
     Handler<RoutingContext> reading = bodies.decoding(decoder);
     serve(router.post(path), ctx -> {
-      // A compressed body may grow to the limit as it is inflated.
-      String length = ctx.request().getHeader("Content-Length");
-      long declared = length == null || !length.matches("[0-9]{1,18}") || ctx.request().getHeader("Content-Encoding")
-          != null ? settings.bodyLimitBytes() : Math.min(Long.parseLong(length), settings.bodyLimitBytes());
-      if (holding(ctx, declared)) {
+      if (holding(ctx, bodies.mostHeld(ctx.request()))) {
         reading.handle(ctx);
       }
     }, handler);

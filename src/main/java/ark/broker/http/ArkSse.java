@@ -63,15 +63,15 @@ final class ArkSse implements HeldBytes.Reader {
   public void cutOff(String why) {
     // Its event loop may be busy writing to it for a while yet: from now on what it would write is dropped.
     cut = true;
-    if (servedHere()) {
-      // On its own event loop (the budget ran out while items were handed out here): what it holds goes now.
+    Runnable closing = () -> {
       lastWords(why);
       close();
+    };
+    if (servedHere()) {
+      // On its own event loop (the budget ran out while items were handed out here): what it holds goes now.
+      closing.run();
     } else {
-      context.runOnContext(now -> {
-        lastWords(why);
-        close();
-      });
+      context.runOnContext(now -> closing.run());
     }
   }
 
@@ -173,9 +173,9 @@ final class ArkSse implements HeldBytes.Reader {
     }
   }
 
-  private Future<Void> close() {
+  private void close() {
     budget.unregister(this);
-    return connection.close();
+    connection.close();
   }
 
   private void stopped() {

@@ -2,6 +2,7 @@ package ark.broker.events;
 
 import ark.broker.bus.EventStore.EventFilter;
 import ark.broker.bus.ItemPage;
+import ark.broker.log.AgingRetainingStore;
 import ark.broker.log.RetainingStore;
 import ark.broker.log.RetentionCheck;
 import ark.broker.log.RetentionModel;
@@ -33,26 +34,11 @@ class EventsViewRetentionTest {
   }
 
   /** Keys are Queries (what {@code DELETE /events/{queryId}} names), groups sessions; no event reports activity. */
-  private static final class Events implements RetainingStore<EventRecord, EventsView> {
+  private static final class Events implements AgingRetainingStore<EventRecord, EventsView> {
     @Override
     public EventsView view(long maxBytes, long maxAgeMillis) {
       return new EventsView(new EventSettings(maxBytes, maxAgeMillis, maxBytes, maxAgeMillis, 1000, 1000),
           new StoreMeters(new SimpleMeterRegistry(), "events", "", unused -> 0, unused -> 0));
-    }
-
-    @Override
-    public void apply(EventsView view, long position, EventRecord record, long now) {
-      view.apply(position, record, now);
-    }
-
-    @Override
-    public void trim(EventsView view, long now) {
-      view.trim(now);
-    }
-
-    @Override
-    public long floor(EventsView view) {
-      return view.floor();
     }
 
     @Override

@@ -2,6 +2,7 @@ package ark.broker.memory;
 
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.MemoryStore.MessageFilter;
+import ark.broker.log.AgingRetainingStore;
 import ark.broker.log.RetainingStore;
 import ark.broker.log.RetentionCheck;
 import ark.broker.log.RetentionModel;
@@ -35,26 +36,11 @@ class ConversationsRetentionTest {
   }
 
   /** Keys are Queries (what Ark's finalizer deletes by), groups conversations. */
-  private static final class Memory implements RetainingStore<MemoryRecord, Conversations> {
+  private static final class Memory implements AgingRetainingStore<MemoryRecord, Conversations> {
     @Override
     public Conversations view(long maxBytes, long maxAgeMillis) {
       return new Conversations(new MemorySettings(maxBytes, maxAgeMillis, 1000, 1000, 1000),
           new StoreMeters(new SimpleMeterRegistry(), "memory", "", unused -> 0, unused -> 0));
-    }
-
-    @Override
-    public void apply(Conversations view, long position, MemoryRecord record, long now) {
-      view.apply(position, record, now);
-    }
-
-    @Override
-    public void trim(Conversations view, long now) {
-      view.trim(now);
-    }
-
-    @Override
-    public long floor(Conversations view) {
-      return view.floor();
     }
 
     @Override

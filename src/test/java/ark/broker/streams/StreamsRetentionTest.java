@@ -1,6 +1,7 @@
 package ark.broker.streams;
 
 import ark.broker.bus.StreamStore.StreamState;
+import ark.broker.log.AgingRetainingStore;
 import ark.broker.log.RetainingStore;
 import ark.broker.log.RetentionCheck;
 import ark.broker.log.RetentionModel;
@@ -33,7 +34,7 @@ class StreamsRetentionTest {
   }
 
   /** Keys are Queries; a chunk lives the store's maximum age, whatever its writer asks. */
-  private static final class StreamsStore implements RetainingStore<StreamRecord, Streams> {
+  private static final class StreamsStore implements AgingRetainingStore<StreamRecord, Streams> {
     private long maxAgeMillis;
 
     @Override
@@ -41,21 +42,6 @@ class StreamsRetentionTest {
       this.maxAgeMillis = maxAgeMillis;
       return new Streams(new StreamSettings(maxBytes, maxAgeMillis, 1000, 1000, 1000, 0),
           new StoreMeters(new SimpleMeterRegistry(), "streams", "", unused -> 0, unused -> 0));
-    }
-
-    @Override
-    public void apply(Streams view, long position, StreamRecord record, long now) {
-      view.apply(position, record, now);
-    }
-
-    @Override
-    public void trim(Streams view, long now) {
-      view.trim(now);
-    }
-
-    @Override
-    public long floor(Streams view) {
-      return view.floor();
     }
 
     @Override

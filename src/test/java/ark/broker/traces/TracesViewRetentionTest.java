@@ -4,6 +4,7 @@ import ark.broker.bus.ItemPage;
 import ark.broker.bus.TraceStore;
 import ark.broker.bus.TraceStore.NewSpan;
 import ark.broker.bus.TraceStore.SpanFilter;
+import ark.broker.log.AgingRetainingStore;
 import ark.broker.log.RetainingStore;
 import ark.broker.log.RetentionCheck;
 import ark.broker.log.RetentionModel;
@@ -36,26 +37,11 @@ class TracesViewRetentionTest {
   }
 
   /** Keys are sessions, groups traces; each export carries one span, which lives the store's maximum age. */
-  private static final class Traces implements RetainingStore<TraceRecord, TracesView> {
+  private static final class Traces implements AgingRetainingStore<TraceRecord, TracesView> {
     @Override
     public TracesView view(long maxBytes, long maxAgeMillis) {
       return new TracesView(new TraceSettings(maxBytes, maxAgeMillis, 100, 1000, 1000),
           new StoreMeters(new SimpleMeterRegistry(), "traces", "", unused -> 0, unused -> 0));
-    }
-
-    @Override
-    public void apply(TracesView view, long position, TraceRecord record, long now) {
-      view.apply(position, record, now);
-    }
-
-    @Override
-    public void trim(TracesView view, long now) {
-      view.trim(now);
-    }
-
-    @Override
-    public long floor(TracesView view) {
-      return view.floor();
     }
 
     @Override
