@@ -55,6 +55,8 @@ class HeldByClientsIT {
           idle.add(neverReading(port));
         }
         long before = residentMiB(broker);
+        // The probe's own first call loads its classes here: what is measured below is the broker's answering.
+        assertThat(live(broker)).isTrue();
         AtomicLong slowest = new AtomicLong();
         AtomicBoolean posting = new AtomicBoolean(true);
         CompletableFuture<Void> probing = CompletableFuture.runAsync(() -> {
@@ -80,8 +82,9 @@ class HeldByClientsIT {
         assertThat(posted.status()).as("a 4 MB post to %d watches that never read", WATCHES).isEqualTo(200);
         System.out.printf("%d watches that never read, a 4 MB post: resident %d -> %d MiB, slowest /livez %d ms%n",
             WATCHES, before, after, TimeUnit.NANOSECONDS.toMillis(slowest.get()));
-        // Answered within a second on an idle machine; an event loop stuck waiting for memory never answers.
-        assertThat(slowest.get()).as("the slowest /livez while it ran, ns").isLessThan(TimeUnit.SECONDS.toNanos(5));
+        // An event loop stuck waiting for memory never answers; one handing a 60 KB item to every watch in one go
+        // answered after 1-2 s.
+        assertThat(slowest.get()).as("the slowest /livez while it ran, ns").isLessThan(TimeUnit.SECONDS.toNanos(1));
         assertThat(after - before).as("resident memory grown, MiB (%d before)", before).isLessThan(300);
       } finally {
         for (Socket socket : idle) {

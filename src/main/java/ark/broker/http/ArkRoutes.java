@@ -134,12 +134,17 @@ final class ArkRoutes {
     ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json; charset=utf-8").end(body);
   }
 
+  /** 200 with {@code body}, written a piece at a time. */
+  static void items(RoutingContext ctx, ItemsBody body) {
+    body.sendTo(ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json; charset=utf-8"));
+  }
+
   /** {@code {"items":[...],"total":n,"hasMore":b,"nextCursor":n}}, the cursor only when there is more. */
   static void page(RoutingContext ctx, ItemPage page) {
-    rawJson(ctx, 200, new ItemsBody().text("{\"items\":").items(page.items())
+    items(ctx, new ItemsBody().text("{\"items\":").items(page.items())
         .text(",\"total\":" + page.total() + ",\"hasMore\":" + page.hasMore()
             + (page.hasMore() ? ",\"nextCursor\":" + page.last() : "") + "}")
-        .buffer());
+        );
   }
 
   /** {@code 200 {"status":"success","message":message}} once {@code deleting} succeeds, what every DELETE answers. */

@@ -102,7 +102,20 @@ final class ArkSse implements HeldBytes.Reader {
 
   /** One item as a {@code data:} event; a reader too far behind is cut off instead. */
   void data(byte[] json) {
-    write(Buffer.buffer(json.length + 8).appendBytes(DATA).appendBytes(json).appendBytes(END));
+    write(frame(json));
+  }
+
+  /**
+   * An event made once by {@link #frame} and sent to many readers: each write takes a view of it, not a copy, so an
+   * item fanned out to every watch on an event loop is encoded once there.
+   */
+  void frame(Buffer event) {
+    write(event);
+  }
+
+  /** One item as a {@code data:} event. */
+  static Buffer frame(byte[] json) {
+    return Buffer.buffer(json.length + 8).appendBytes(DATA).appendBytes(json).appendBytes(END);
   }
 
   /** {@code data: <text>} as it is, such as {@code [DONE]}. */

@@ -3,6 +3,7 @@ package ark.broker.http;
 import ark.broker.bus.ItemPage;
 import ark.broker.bus.SequencedItem;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,8 @@ final class ArkWatch<I extends SequencedItem> {
     sse.end();
   }
 
-  void offer(I live) {
+  /** @param frame the item as its event, made once for every watch it is offered to */
+  void offer(I live, Buffer frame) {
     if (!wanted.test(live)) {
       return;
     }
@@ -74,7 +76,7 @@ final class ArkWatch<I extends SequencedItem> {
       }
       return;
     }
-    send(live.sequence(), live.item());
+    send(live.sequence(), frame);
   }
 
   private void page(Replay replay) {
@@ -99,14 +101,14 @@ final class ArkWatch<I extends SequencedItem> {
       }
       List<I> waiting = held;
       held = null;
-      waiting.forEach(live -> send(live.sequence(), live.item()));
+      waiting.forEach(live -> send(live.sequence(), ArkSse.frame(live.item())));
     });
   }
 
-  private void send(long sequence, byte[] item) {
+  private void send(long sequence, Buffer frame) {
     if (sequence > lastSent) {
       lastSent = sequence;
-      sse.data(item);
+      sse.frame(frame);
     }
   }
 }

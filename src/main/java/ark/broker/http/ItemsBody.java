@@ -1,7 +1,8 @@
 package ark.broker.http;
 
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
@@ -10,9 +11,14 @@ import java.util.List;
 
 /**
  * A JSON response around items a store holds rendered: the items go out as they are held, not copied, so a page of
- * the largest items costs the heap nothing beyond the store that keeps them.
+ * the largest items costs the heap nothing beyond the store that keeps them. It is written a piece at a time, each
+ * once the client has taken the one before: on its way to the socket a piece is copied into direct memory, which
+ * is capped ({@code -XX:MaxDirectMemorySize}) and where a whole page of a full store would not fit.
  */
 final class ItemsBody {
+  /** About how much of a response waits in direct memory for its client at once, beside Netty's write queue. */
+  static final int PIECE_BYTES = 64 * 1024;
+
   private static final byte[] OPEN = {'['};
   private static final byte[] COMMA = {','};
   private static final byte[] CLOSE = {']'};
@@ -43,7 +49,33 @@ final class ItemsBody {
     return this;
   }
 
-  Buffer buffer() {
-    return BufferInternal.buffer(Unpooled.wrappedBuffer(pieces.size(), pieces.toArray(new byte[0][])));
+  /** Sends it as the response's whole body, with its length. */
+  void sendTo(HttpServerResponse response) {
+    long length = 0;
+    for (byte[] piece : pieces) {
+      length += piece.length;
+    }
+    response.putHeader("Content-Length", Long.toString(length));
+    sendFrom(response, 0);
+  }
+
+  private void sendFrom(HttpServerResponse response, int first) {
+    int next = first;
+    while (next < pieces.size() && !response.closed()) {
+      CompositeByteBuf piece = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+      while (next < pieces.size() && (piece.readableBytes() == 0 || piece.readableBytes() + pieces.get(next).length <= PIECE_BYTES)) {
+        piece.addComponent(true, Unpooled.wrappedBuffer(pieces.get(next++)));
+      }
+      if (next == pieces.size()) {
+        response.end(BufferInternal.buffer(piece));
+        return;
+      }
+      response.write(BufferInternal.buffer(piece));
+      if (response.writeQueueFull()) {
+        int resume = next;
+        response.drainHandler(drained -> sendFrom(response, resume));
+        return;
+      }
+    }
   }
 }

@@ -94,8 +94,8 @@ final class MemoryRoutes {
         ctx.fail(ArkProblem.notFound("Conversation not found"));
         return;
       }
-      ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"conversation_id\":" + ArkRoutes.quoted(id) + ",\"messages\":")
-          .items(page.items()).text("}").buffer());
+      ArkRoutes.items(ctx, new ItemsBody().text("{\"conversation_id\":" + ArkRoutes.quoted(id) + ",\"messages\":")
+          .items(page.items()).text("}"));
     }).onFailure(ctx::fail);
   }
 

@@ -63,7 +63,7 @@ final class SessionRoutes {
     String cursorText = ctx.queryParams().get("cursor");
     String limitText = ctx.queryParams().get("limit");
     if (isEmpty(cursorText) && isEmpty(limitText)) {
-      sessions.all(actor).onSuccess(all -> ArkRoutes.rawJson(ctx, 200, new ItemsBody().pieces(all).buffer()))
+      sessions.all(actor).onSuccess(all -> ArkRoutes.items(ctx, new ItemsBody().pieces(all)))
           .onFailure(ctx::fail);
       return;
     }
@@ -72,12 +72,12 @@ final class SessionRoutes {
     sessions.page(actor, new SessionQuery(status, sort, !"asc".equals(order), from, to,
             isEmpty(search) ? null : search, offset, limit))
         .onSuccess(page -> {
-          ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"items\":").items(page.items())
+          ArkRoutes.items(ctx, new ItemsBody().text("{\"items\":").items(page.items())
               .text(",\"total\":" + page.total() + ",\"hasMore\":" + page.hasMore()
                   + (page.hasMore() ? ",\"nextCursor\":" + page.nextOffset() : "")
                   + ",\"statusCounts\":" + new JsonObject().put("active", page.statusCounts().active())
                   .put("idle", page.statusCounts().idle()).put("error", page.statusCounts().error()).encode() + "}")
-              .buffer());
+              );
         })
         .onFailure(ctx::fail);
   }

@@ -107,8 +107,8 @@ final class TraceRoutes {
         ctx.fail(ArkProblem.notFound("Trace not found"));
         return;
       }
-      ArkRoutes.rawJson(ctx, 200, new ItemsBody().text("{\"traceId\":" + ArkRoutes.quoted(traceId) + ",\"spans\":")
-          .items(page.items()).text("}").buffer());
+      ArkRoutes.items(ctx, new ItemsBody().text("{\"traceId\":" + ArkRoutes.quoted(traceId) + ",\"spans\":")
+          .items(page.items()).text("}"));
     }).onFailure(ctx::fail);
   }
 }
