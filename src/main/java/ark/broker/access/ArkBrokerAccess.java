@@ -36,4 +36,16 @@ public final class ArkBrokerAccess {
           + " use the stores of Ark's broker (memory, streams, events, sessions, traces)");
     }
   }
+
+  /**
+   * Refuses (403) a purge of a whole store by anyone but an admin: a service writes and deletes the data of the
+   * Queries it serves, and a caller from a trusted network has no credential that could say it is an admin.
+   */
+  public static void requirePurge(Actor actor) {
+    Principal principal = actor.principal();
+    if (!principal.isAdmin()) {
+      throw AuthFailure.forbidden(principal.name() + " is " + principal.kind().wireName() + ": only admins purge a whole"
+          + " store of Ark's broker; delete one Query's or one conversation's data instead");
+    }
+  }
 }

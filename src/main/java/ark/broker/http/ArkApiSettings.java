@@ -20,17 +20,20 @@ import java.lang.management.ManagementFactory;
  * @param maxSpansPerRequest spans one trace export may carry (the {@code traces} section's), counted as it is decoded
  * @param maxHeldBytes what all clients together may make the broker hold: the bytes every watch and stream reader has
  *     not read yet, and the JSON bodies being read whole
+ * @param allowPurges whether an admin may purge a whole store ({@code DELETE /messages}, {@code /stream},
+ *     {@code /events}, {@code /sessions}, {@code /traces}); when not, those routes answer 405
  */
 public record ArkApiSettings(long bodyLimitBytes, long heartbeatMillis, int maxWatchesPerLoop, long maxUnreadBytes,
                              int maxStreamLineBytes, int maxReadersPerStream, long streamReaderIdleMillis,
-                             int maxJsonDepth, int maxSpansPerRequest, long maxHeldBytes) {
+                             int maxJsonDepth, int maxSpansPerRequest, long maxHeldBytes, boolean allowPurges) {
 
   public static ArkApiSettings from(JsonObject arkApi, JsonObject traces) {
     ArkApiSettings settings = new ArkApiSettings(arkApi.getLong("bodyLimitBytes"),
         arkApi.getLong("heartbeatSeconds") * 1000, arkApi.getInteger("maxWatchesPerLoop"),
         arkApi.getLong("maxUnreadBytes"), arkApi.getInteger("maxStreamLineBytes"),
         arkApi.getInteger("maxReadersPerStream"), arkApi.getLong("streamReaderIdleSeconds") * 1000,
-        arkApi.getInteger("maxJsonDepth"), traces.getInteger("maxSpansPerRequest"), arkApi.getLong("maxHeldBytes"));
+        arkApi.getInteger("maxJsonDepth"), traces.getInteger("maxSpansPerRequest"), arkApi.getLong("maxHeldBytes"),
+        arkApi.getBoolean("allowPurges", true));
     if (settings.bodyLimitBytes < 1 || settings.bodyLimitBytes > Integer.MAX_VALUE - 8 || settings.heartbeatMillis < 1
         || settings.maxWatchesPerLoop < 1 || settings.maxUnreadBytes < 1 || settings.maxStreamLineBytes < 1
         || settings.maxReadersPerStream < 1 || settings.streamReaderIdleMillis < 1 || settings.maxJsonDepth < 1

@@ -59,6 +59,28 @@ final class ArkRoutes {
     serve(router.delete(path), handler);
   }
 
+  /**
+   * A purge of a whole store: an admin's only, and none while {@code arkApi.allowPurges} is off (405, as upstream,
+   * which is removing these routes, will answer).
+   */
+  void purge(Router router, String path, String allow, Handler<RoutingContext> handler) {
+    serve(router.delete(path), ctx -> {
+      if (!settings.allowPurges()) {
+        ctx.response().putHeader("Allow", allow);
+        ctx.fail(new ArkProblem(405, "METHOD_NOT_ALLOWED", "this broker does not purge whole stores"
+            + " (arkApi.allowPurges is off); delete one Query's or one conversation's data instead"));
+        return;
+      }
+      try {
+        ArkBrokerAccess.requirePurge(actor(ctx));
+      } catch (RuntimeException refused) {
+        ctx.fail(refused);
+        return;
+      }
+      ctx.next();
+    }, handler);
+  }
+
   /** A POST whose body the handler reads itself as sent, if at all (paused until it does). */
   void post(Router router, String path, Handler<RoutingContext> handler) {
     // Not held against the budget: Ark's executors keep such posts open for a whole answer, holding a line at a time.

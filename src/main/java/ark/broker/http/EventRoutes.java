@@ -32,7 +32,7 @@ final class EventRoutes {
     routes.postJson(router, "/events", this::post);
     routes.get(router, "/events", ctx -> list(ctx, null));
     routes.get(router, "/events/:queryId", ctx -> list(ctx, ctx.pathParam("queryId")));
-    routes.delete(router, "/events", ctx -> ArkRoutes.deleted(ctx, events.deleteAll(ArkRoutes.actor(ctx)),
+    routes.purge(router, "/events", "GET, POST", ctx -> ArkRoutes.deleted(ctx, events.deleteAll(ArkRoutes.actor(ctx)),
         "Event data purged"));
     routes.delete(router, "/events/:queryId", ctx -> ArkRoutes.deleted(ctx,
         events.deleteQueryEvents(ArkRoutes.actor(ctx), ctx.pathParam("queryId")),

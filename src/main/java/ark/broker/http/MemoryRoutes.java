@@ -48,7 +48,7 @@ final class MemoryRoutes {
         "Query " + ctx.pathParam("qid") + " messages deleted"));
     routes.delete(router, "/conversations", ctx -> deleted(ctx, memory.deleteAll(ArkRoutes.actor(ctx)),
         "All conversations deleted"));
-    routes.delete(router, "/messages", ctx -> deleted(ctx, memory.deleteAll(ArkRoutes.actor(ctx)), "Memory purged"));
+    routes.purge(router, "/messages", "GET, POST", ctx -> deleted(ctx, memory.deleteAll(ArkRoutes.actor(ctx)), "Memory purged"));
   }
 
   /** A new conversation's id; nothing is stored until its first message. */

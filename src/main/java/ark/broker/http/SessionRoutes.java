@@ -38,7 +38,7 @@ final class SessionRoutes {
     routes.get(router, "/sessions", this::list);
     routes.get(router, "/sessions/:sessionId", this::one);
     routes.postJson(router, "/sessions", this::post);
-    routes.delete(router, "/sessions", ctx -> ArkRoutes.deleted(ctx, events.purgeSessions(ArkRoutes.actor(ctx)),
+    routes.purge(router, "/sessions", "GET, POST", ctx -> ArkRoutes.deleted(ctx, events.purgeSessions(ArkRoutes.actor(ctx)),
         "Sessions purged"));
   }
 

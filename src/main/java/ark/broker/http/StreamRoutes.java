@@ -61,7 +61,7 @@ final class StreamRoutes {
         settings.maxStreamLineBytes(), routes.json()));
     routes.get(router, "/stream/:query", this::read);
     routes.get(router, "/stream", this::firehose);
-    routes.delete(router, "/stream", ctx -> streams.purge(ArkRoutes.actor(ctx))
+    routes.purge(router, "/stream", "GET", ctx -> streams.purge(ArkRoutes.actor(ctx))
         .onSuccess(purged -> ArkRoutes.json(ctx, 200, new JsonObject().put("status", "success")
             .put("message", "Stream data purged")))
         .onFailure(ctx::fail));

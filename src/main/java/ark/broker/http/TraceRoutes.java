@@ -35,7 +35,7 @@ final class TraceRoutes {
     routes.postDecoded(router, "/v1/traces", (type, body) -> decode(json, type, body), this::export);
     routes.get(router, "/traces", this::list);
     routes.get(router, "/traces/:traceId", this::trace);
-    routes.delete(router, "/traces", ctx -> ArkRoutes.deleted(ctx, traces.deleteAll(ArkRoutes.actor(ctx)),
+    routes.purge(router, "/traces", "GET", ctx -> ArkRoutes.deleted(ctx, traces.deleteAll(ArkRoutes.actor(ctx)),
         "Trace data purged"));
   }
 

@@ -8,11 +8,13 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,12 +143,37 @@ class ArkRoutesAccessTest {
       expect(wrong, route, broker.as(Identities.AGENT), "agent", 403);
       expect(wrong, route, broker.as(Identities.HUMAN), "person", 403);
       expect(wrong, route, untrusting, "no token", 401);
-      expect(wrong, route, broker.as(Identities.SERVICE), "service", 0);
+      boolean purge = PURGES.contains(route[0] + " " + route[1]);
+      expect(wrong, route, broker.as(Identities.SERVICE), "service", purge ? 403 : 0);
       expect(wrong, route, broker.as(Identities.ADMIN), "admin", 0);
-      expect(wrong, route, broker, "trusted network", 0);
+      expect(wrong, route, broker, "trusted network", purge ? 403 : 0);
     }
     assertThat(wrong).isEmpty();
   }
+
+  /** A whole store is purged by an admin's credential only, and by nobody where purges are turned off. */
+  @Test
+  void onlyAnAdminByCredentialPurgesAWholeStore(@TempDir Path dataDir) throws Exception {
+    TestBroker noPurges = TestBroker.start(dataDir, new JsonObject().put("arkApi", new JsonObject().put("allowPurges", false)));
+    try {
+      for (String purge : PURGES) {
+        String path = purge.substring("DELETE ".length());
+        TestBroker.Response refused = noPurges.delete(path);
+        assertThat(refused.status()).as("%s with purges off", path).isEqualTo(405);
+        assertThat(refused.json().getJsonObject("error").getString("code")).isEqualTo("METHOD_NOT_ALLOWED");
+        assertThat(refused.header("Allow")).as("%s: what the path allows", path).contains("GET");
+        assertThat(broker.as(Identities.ADMIN).delete(path).status()).as("%s by an admin", path).isEqualTo(200);
+      }
+      assertThat(noPurges.delete("/conversations/c-kept").status()).as("a scoped delete").isEqualTo(200);
+      assertThat(broker.delete("/queries/q-1/messages").status()).as("a scoped delete, trusted network").isEqualTo(200);
+    } finally {
+      noPurges.close();
+    }
+  }
+
+  /** The routes that empty a whole store (upstream is removing them; DELETE /conversations stays, as there). */
+  private static final List<String> PURGES = List.of("DELETE /messages", "DELETE /stream", "DELETE /events",
+      "DELETE /sessions", "DELETE /traces");
 
   /** Records a mismatch: {@code refusal} expected with the envelope and nothing else, or (0) anything but a refusal. */
   private static void expect(List<String> wrong, String[] route, TestBroker caller, String who, int refusal)
