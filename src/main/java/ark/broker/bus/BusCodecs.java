@@ -12,7 +12,8 @@ public final class BusCodecs {
       Messages.Draining.class, Messages.MemoryAppended.class,
       Messages.StreamChunk.class, Messages.StreamEnded.class,
       Messages.EventAppended.class, Messages.SpanAppended.class, Messages.QuerySessionChanged.class,
-      SessionFact.Activity.class, SessionFact.Purged.class);
+      SessionFact.Activity.class, SessionFact.QueryForgotten.class,
+      SessionFact.Purged.class);
 
   private BusCodecs() {
   }

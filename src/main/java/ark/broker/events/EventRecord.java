@@ -46,6 +46,14 @@ sealed interface EventRecord {
     }
   }
 
+  /** A Query taken out of the sessions; its events stay. */
+  record SessionQueryForgotten(String queryName, long at) implements EventRecord {
+    @Override
+    public String key() {
+      return queryName;
+    }
+  }
+
   /** Every event deleted; the sessions keep what they learnt. */
   record Purged(long at) implements EventRecord {
     @Override
@@ -80,6 +88,7 @@ sealed interface EventRecord {
           yield new ActivityRecorded(at, activity);
         }
         case "query-deleted" -> new QueryDeleted(record.text("query"), at);
+        case "session-query-forgotten" -> new SessionQueryForgotten(record.text("query"), at);
         case "purged" -> new Purged(at);
         case "sessions-purged" -> new SessionsPurged(at);
         default -> throw new IOException("not an events record: type " + type);
@@ -103,6 +112,9 @@ sealed interface EventRecord {
       } else if (record instanceof QueryDeleted deleted) {
         fields.put("type", "query-deleted");
         fields.put("query", deleted.queryId());
+      } else if (record instanceof SessionQueryForgotten forgotten) {
+        fields.put("type", "session-query-forgotten");
+        fields.put("query", forgotten.queryName());
       } else if (record instanceof Purged) {
         fields.put("type", "purged");
       } else {

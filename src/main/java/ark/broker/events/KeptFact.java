@@ -3,12 +3,20 @@ package ark.broker.events;
 import ark.broker.bus.SessionFact;
 import ark.broker.log.RetainedItems;
 
-/** An activity kept for the sessions projection, weighed by what it holds. */
+/** A fact kept for the sessions projection (an activity, or a Query forgotten), weighed by what it holds. */
 final class KeptFact extends RetainedItems.Item {
-  final SessionFact.Activity fact;
+  /** What a fact without an activity weighs: its record's fields. */
+  private static final int BARE_WEIGHT = 64;
+
+  final SessionFact fact;
 
   KeptFact(SessionFact.Activity fact) {
     super(fact.sequence(), fact.loggedAt(), Long.MAX_VALUE, fact.activity().weight());
+    this.fact = fact;
+  }
+
+  KeptFact(SessionFact.QueryForgotten fact) {
+    super(fact.sequence(), fact.loggedAt(), Long.MAX_VALUE, BARE_WEIGHT + 2 * fact.queryName().length());
     this.fact = fact;
   }
 }

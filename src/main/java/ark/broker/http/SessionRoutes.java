@@ -7,6 +7,7 @@ import ark.broker.bus.QueryActivity;
 import ark.broker.bus.QuerySessionStore;
 import ark.broker.bus.QuerySessionStore.SessionQuery;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -20,7 +21,8 @@ import java.time.format.DateTimeParseException;
 /**
  * Ark's sessions as Ark's broker serves them to ark-api and the dashboard: the whole store without {@code limit},
  * pages with filters, sort and status counts with it, one session, the watch (every session, then each change,
- * every item carrying the {@code sequence} it resumes from), {@code POST /sessions} and the purge. Writes go to the
+ * every item carrying the {@code sequence} it resumes from), {@code POST /sessions}, a Query taken out of them and
+ * the purge. Writes go to the
  * events log, which every replica's sessions are projected from.
  */
 final class SessionRoutes {
@@ -40,6 +42,21 @@ final class SessionRoutes {
     routes.postJson(router, "/sessions", this::post);
     routes.purge(router, "/sessions", "GET, POST", ctx -> ArkRoutes.deleted(ctx, events.purgeSessions(ArkRoutes.actor(ctx)),
         "Sessions purged"));
+    routes.delete(router, "/sessions/queries/:queryName", this::forgetQuery);
+  }
+
+  /**
+   * Ark's Query finalizer: the Query leaves every session ({@code {"removed": n}}, how many listed it; 0 for one no
+   * session lists, never 404).
+   */
+  private void forgetQuery(RoutingContext ctx) {
+    Actor actor = ArkRoutes.actor(ctx);
+    String query = ctx.pathParam("queryName");
+    sessions.sessionsOf(actor, query)
+        .compose(listing -> listing == 0 ? Future.succeededFuture(0)
+            : events.forgetSessionQuery(actor, query).map(forgotten -> listing))
+        .onSuccess(removed -> ArkRoutes.json(ctx, 200, new JsonObject().put("removed", removed)))
+        .onFailure(ctx::fail);
   }
 
   private void list(RoutingContext ctx) {

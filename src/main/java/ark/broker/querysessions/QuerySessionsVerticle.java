@@ -108,6 +108,11 @@ public final class QuerySessionsVerticle extends VerticleBase implements QuerySe
   }
 
   @Override
+  public Future<Integer> sessionsOf(Actor actor, String queryName) {
+    return read(actor, () -> view.sessionsOf(queryName));
+  }
+
+  @Override
   public Future<ItemPage> changes(Actor actor, String sessionId, long cursor, int limit) {
     return read(actor, () -> view.changes(sessionId, cursor, limit));
   }
@@ -129,8 +134,7 @@ public final class QuerySessionsVerticle extends VerticleBase implements QuerySe
 
   private void apply(Object item) {
     if (item instanceof SessionFact fact) {
-      SessionState changed = view.apply(fact, clock.millis());
-      if (changed != null) {
+      for (SessionState changed : view.apply(fact, clock.millis())) {
         vertx.eventBus().publish(Addresses.QUERY_SESSIONS_CHANGED,
             new QuerySessionChanged(changed.version, changed.id, view.change(changed)));
       }

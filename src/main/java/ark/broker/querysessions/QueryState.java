@@ -43,6 +43,11 @@ final class QueryState {
     fold();
   }
 
+  /** Its activities, in fold order. */
+  List<FactItem> activities() {
+    return Collections.unmodifiableList(facts);
+  }
+
   /** Takes out an activity that was dropped; false once none is left. */
   boolean remove(FactItem fact) {
     facts.remove(fact);

@@ -76,15 +76,18 @@ final class SessionsView {
     return facts.bytes() + links.bytes();
   }
 
-  /** Applies a fact once (an older one again is ignored); returns the session it changed, or null. */
-  SessionState apply(SessionFact fact, long now) {
+  /** Applies a fact once (an older one again is ignored); returns the sessions it changed and did not remove. */
+  List<SessionState> apply(SessionFact fact, long now) {
     if (fact.sequence() <= factsThrough) {
-      return null;
+      return List.of();
     }
     factsThrough = fact.sequence();
     if (fact instanceof SessionFact.Purged purged) {
       purge(purged.loggedAt());
-      return null;
+      return List.of();
+    }
+    if (fact instanceof SessionFact.QueryForgotten forgotten) {
+      return forget(forgotten);
     }
     FactItem item = new FactItem((SessionFact.Activity) fact);
     facts.add(item);
@@ -108,7 +111,7 @@ final class SessionsView {
     session.recompute();
     index(session);
     trim(now);
-    return sessions.get(id) == session ? session : null;
+    return sessions.get(id) == session ? List.of(session) : List.of();
   }
 
   /** Applies a message once: the first of a Query links the conversation its events may not name. */
@@ -268,6 +271,40 @@ final class SessionsView {
     }
     session.recompute();
     index(session);
+  }
+
+  /** How many sessions list the Query. */
+  int sessionsOf(String queryName) {
+    return sessionsOfQuery.getOrDefault(queryName, Set.of()).size();
+  }
+
+  /**
+   * The Query leaves every session, with its activities; a session left with no Query goes. Its link stays: a
+   * message says which conversation it belongs to whenever it comes back.
+   */
+  private List<SessionState> forget(SessionFact.QueryForgotten fact) {
+    List<SessionState> changed = new ArrayList<>();
+    Set<SessionState> holding = sessionsOfQuery.remove(fact.queryName());
+    if (holding == null) {
+      return changed;
+    }
+    for (SessionState session : holding) {
+      unindex(session);
+      QueryState query = session.queries.remove(fact.queryName());
+      query.activities().forEach(activity -> {
+        facts.drop(activity);
+        meters.dropped();
+      });
+      if (session.queries.isEmpty()) {
+        sessions.remove(session.id);
+        continue;
+      }
+      session.version = Math.max(session.version, fact.sequence());
+      session.recompute();
+      index(session);
+      changed.add(session);
+    }
+    return changed;
   }
 
   /** {@code DELETE /sessions}: every session goes, and what messages logged until now linked. */

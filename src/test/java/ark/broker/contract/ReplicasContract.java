@@ -24,6 +24,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 public interface ReplicasContract extends StreamContract, SessionsContract, TracesContract {
 
   @AcrossReplicas
+  default void aQueryTakenOutOfItsSessionOnOneReplicaIsGoneOnTheOtherRightAfter() throws Exception {
+    ArkHttp other = broker().second();
+    String session = unique("s");
+    String query = unique("q");
+    postEvent(ark(), Checks.controllerEvent("QueryExecutionStart", unique("uid"), query, session,
+        java.time.Instant.now()));
+    postEvent(ark(), Checks.controllerEvent("QueryExecutionStart", unique("uid"), "q-stays", session,
+        java.time.Instant.now()));
+
+    assertThat(other.delete("/sessions/queries/" + query).json()).isEqualTo(new JsonObject().put("removed", 1));
+    assertThat(ark().get("/sessions/" + session).json().getJsonObject("queries").fieldNames())
+        .as("read on the first replica right after").containsExactly("q-stays");
+  }
+
+  @AcrossReplicas
   default void aMessageWrittenOnOneReplicaIsReadOnTheOtherRightAfter() throws Exception {
     ArkHttp[] replicas = {ark(), broker().second()};
     String conversation = unique("conv");

@@ -42,6 +42,11 @@ public interface RetainingStore<R, V> {
     throw new UnsupportedOperationException("this store deletes no single key");
   }
 
+  /** The record that deletes every item of {@code group}, under any key. */
+  default R deletedGroup(String group, long at) {
+    throw new UnsupportedOperationException("this store deletes no single group");
+  }
+
   R purged(long at);
 
   /** What the view's reads show of its items, of one key or (null) of all, and the total the reads announce. */

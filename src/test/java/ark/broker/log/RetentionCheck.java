@@ -3,6 +3,7 @@ package ark.broker.log;
 import ark.broker.log.RetentionScenario.Advance;
 import ark.broker.log.RetentionScenario.CatchUp;
 import ark.broker.log.RetentionScenario.Delete;
+import ark.broker.log.RetentionScenario.DeleteGroup;
 import ark.broker.log.RetentionScenario.Operation;
 import ark.broker.log.RetentionScenario.Purge;
 import ark.broker.log.RetentionScenario.Restart;
@@ -124,6 +125,9 @@ public final class RetentionCheck<R, V> {
     } else if (operation instanceof Delete delete) {
       String key = key(delete.key());
       append(store.deleted(key, now), model -> model.drop(item -> item.key().equals(key), now));
+    } else if (operation instanceof DeleteGroup delete) {
+      String group = group(delete.group());
+      append(store.deletedGroup(group, now), model -> model.drop(item -> item.group().equals(group), now));
     } else if (operation instanceof Purge) {
       append(store.purged(now), model -> model.drop(item -> true, now));
     } else if (operation instanceof Advance advance) {

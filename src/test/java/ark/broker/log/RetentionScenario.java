@@ -30,6 +30,10 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
   public record Delete(int key) implements Operation {
   }
 
+  /** The deletion of every item of a group, under any key. */
+  public record DeleteGroup(int group) implements Operation {
+  }
+
   /** The deletion of every item. */
   public record Purge() implements Operation {
   }
@@ -52,6 +56,11 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
 
   /** Scenarios of a store; {@code deletesByKey} for one that also deletes the items of one key. */
   public static Arbitrary<RetentionScenario> any(boolean deletesByKey) {
+    return any(deletesByKey, false);
+  }
+
+  /** Scenarios of a store that may also delete the items of one key, and those of one group. */
+  public static Arbitrary<RetentionScenario> any(boolean deletesByKey, boolean deletesByGroup) {
     Arbitrary<Operation> write = Combinators.combine(Arbitraries.integers().between(0, KEYS - 1),
         Arbitraries.integers().between(0, GROUPS - 1), Arbitraries.integers().between(0, 400),
         Arbitraries.longs().between(1, 30_000).injectNull(0.7)).as(Write::new);
@@ -64,6 +73,9 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
         Tuple.of(6, Arbitraries.just(new CatchUp()))));
     if (deletesByKey) {
       operations.add(Tuple.of(10, Arbitraries.integers().between(0, KEYS - 1).map(Delete::new)));
+    }
+    if (deletesByGroup) {
+      operations.add(Tuple.of(8, Arbitraries.integers().between(0, GROUPS - 1).map(DeleteGroup::new)));
     }
     @SuppressWarnings("unchecked")
     Arbitrary<Operation> operation = Arbitraries.frequencyOf(operations.toArray(Tuple.Tuple2[]::new));

@@ -11,6 +11,7 @@ import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.json.JsonObject;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -25,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code @Property(seed = "...")} plays it again.
  */
 class ConversationsRetentionTest {
-  @Property(tries = 100)
+  @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
   void memoryKeepsWhatTheModelKeeps(@ForAll("scenarios") RetentionScenario scenario) {
     RetentionCheck.run(new Memory(), scenario);
   }

@@ -13,6 +13,7 @@ import ark.broker.log.StoreMeters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.json.JsonObject;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -26,7 +27,7 @@ import java.util.List;
  * {@code @Property(seed = "...")} plays it again.
  */
 class TracesViewRetentionTest {
-  @Property(tries = 100)
+  @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
   void tracesKeepWhatTheModelKeeps(@ForAll("scenarios") RetentionScenario scenario) {
     RetentionCheck.run(new Traces(), scenario);
   }
