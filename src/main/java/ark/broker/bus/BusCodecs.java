@@ -12,7 +12,7 @@ public final class BusCodecs {
       Messages.Draining.class, Messages.MemoryAppended.class,
       Messages.StreamChunk.class, Messages.StreamEnded.class,
       Messages.EventAppended.class, Messages.SpanAppended.class, Messages.QuerySessionChanged.class,
-      SessionFact.Activity.class, SessionFact.QueryForgotten.class,
+      SessionFact.Activity.class, SessionFact.QueryAttached.class, SessionFact.QueryForgotten.class,
       SessionFact.Purged.class);
 
   private BusCodecs() {

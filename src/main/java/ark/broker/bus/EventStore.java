@@ -32,6 +32,9 @@ public interface EventStore {
   /** Deletes every event; sequences go on where they were, and the sessions keep what they learnt. */
   Future<Void> deleteAll(Actor actor);
 
+  /** Says which conversation a Query belongs to before it wrote a message, for the sessions projection only. */
+  Future<Void> attachQuery(Actor actor, String queryName, String conversationId);
+
   /** Takes a Query out of every session: the projection drops every fact of it before this one. */
   Future<Void> forgetSessionQuery(Actor actor, String queryName);
 

@@ -1,8 +1,8 @@
 package ark.broker.bus;
 
 /**
- * What the events log holds for Ark's sessions projection, in sequence order: activity of a Query of a session, a
- * Query forgotten, or the purge of every session. Each replica's projection derives the same sessions from the same facts.
+ * What the events log holds for Ark's sessions projection, in sequence order: activity of a Query of a session, the
+ * conversation of a Query that wrote no message yet, a Query forgotten, or the purge of every session. Each replica's projection derives the same sessions from the same facts.
  */
 public sealed interface SessionFact {
   /** Its position in the events log. */
@@ -12,6 +12,13 @@ public sealed interface SessionFact {
   long loggedAt();
 
   record Activity(long sequence, long loggedAt, QueryActivity activity) implements SessionFact {
+  }
+
+  /**
+   * {@code POST /messages} with no message: which conversation the Query belongs to, as a message would say
+   * (upstream's {@code applyMessage}).
+   */
+  record QueryAttached(long sequence, long loggedAt, String queryName, String conversationId) implements SessionFact {
   }
 
   /** {@code DELETE /sessions/queries/{query}}: the Query leaves every session, with every fact of it before this one. */

@@ -46,6 +46,14 @@ sealed interface EventRecord {
     }
   }
 
+  /** A {@code POST /messages} with no message: the conversation of a Query, for the sessions only. */
+  record QueryAttached(String queryName, String conversationId, long at) implements EventRecord {
+    @Override
+    public String key() {
+      return queryName;
+    }
+  }
+
   /** A Query taken out of the sessions; its events stay. */
   record SessionQueryForgotten(String queryName, long at) implements EventRecord {
     @Override
@@ -88,6 +96,7 @@ sealed interface EventRecord {
           yield new ActivityRecorded(at, activity);
         }
         case "query-deleted" -> new QueryDeleted(record.text("query"), at);
+        case "query-attached" -> new QueryAttached(record.text("query"), record.text("conversation"), at);
         case "session-query-forgotten" -> new SessionQueryForgotten(record.text("query"), at);
         case "purged" -> new Purged(at);
         case "sessions-purged" -> new SessionsPurged(at);
@@ -112,6 +121,10 @@ sealed interface EventRecord {
       } else if (record instanceof QueryDeleted deleted) {
         fields.put("type", "query-deleted");
         fields.put("query", deleted.queryId());
+      } else if (record instanceof QueryAttached attached) {
+        fields.put("type", "query-attached");
+        fields.put("query", attached.queryName());
+        fields.put("conversation", attached.conversationId());
       } else if (record instanceof SessionQueryForgotten forgotten) {
         fields.put("type", "session-query-forgotten");
         fields.put("query", forgotten.queryName());

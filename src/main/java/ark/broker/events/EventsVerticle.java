@@ -102,6 +102,11 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
   }
 
   @Override
+  public Future<Void> attachQuery(Actor actor, String queryName, String conversationId) {
+    return write(actor, new EventRecord.QueryAttached(queryName, conversationId, clock.millis())).mapEmpty();
+  }
+
+  @Override
   public Future<Void> forgetSessionQuery(Actor actor, String queryName) {
     return write(actor, new EventRecord.SessionQueryForgotten(queryName, clock.millis())).mapEmpty();
   }

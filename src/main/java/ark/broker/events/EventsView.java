@@ -55,6 +55,11 @@ final class EventsView implements AgingView<EventRecord, EventsView.Kept> {
       kept = new Kept(null, keep(position, recorded.at(), recorded));
     } else if (record instanceof EventRecord.QueryDeleted deleted) {
       events.dropAll(byQuery.of(deleted.queryId()), event -> true, this::forget);
+    } else if (record instanceof EventRecord.QueryAttached attached) {
+      SessionFact.QueryAttached fact = new SessionFact.QueryAttached(position, record.at(), attached.queryName(),
+          attached.conversationId());
+      facts.add(new KeptFact(fact));
+      kept = new Kept(null, fact);
     } else if (record instanceof EventRecord.SessionQueryForgotten forgotten) {
       // Kept as the activities are: a projection that applied them learns of this on its next pull.
       SessionFact.QueryForgotten fact = new SessionFact.QueryForgotten(position, record.at(), forgotten.queryName());

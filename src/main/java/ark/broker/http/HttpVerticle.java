@@ -124,7 +124,7 @@ public final class HttpVerticle extends VerticleBase {
     decoding = vertx.createSharedWorkerExecutor("ark-body-decoding", Runtime.getRuntime().availableProcessors());
     ArkRoutes arkRoutes = new ArkRoutes(hosts, new Authentication(authenticators, true), ark.settings(), decoding);
     memoryWatches = new ArkWatches<>(Addresses.MEMORY_APPENDED, ark.settings());
-    new MemoryRoutes(ark.memory(), memoryWatches).mount(router, arkRoutes);
+    new MemoryRoutes(ark.memory(), ark.events(), memoryWatches).mount(router, arkRoutes);
     streamRoutes = new StreamRoutes(ark.streams(), ark.settings());
     streamRoutes.mount(router, arkRoutes);
     eventWatches = new ArkWatches<>(Addresses.EVENTS_APPENDED, ark.settings());

@@ -1,6 +1,7 @@
 package ark.broker.http;
 
 import ark.broker.auth.Actor;
+import ark.broker.bus.EventStore;
 import ark.broker.bus.MemoryStore;
 import ark.broker.bus.MemoryStore.MessageFilter;
 import ark.broker.bus.Messages.MemoryAppended;
@@ -23,10 +24,12 @@ import java.util.UUID;
  */
 final class MemoryRoutes {
   private final MemoryStore memory;
+  private final EventStore events;
   private final ArkWatches<MemoryAppended> watches;
 
-  MemoryRoutes(MemoryStore memory, ArkWatches<MemoryAppended> watches) {
+  MemoryRoutes(MemoryStore memory, EventStore events, ArkWatches<MemoryAppended> watches) {
     this.memory = memory;
+    this.events = events;
     this.watches = watches;
   }
 
@@ -63,9 +66,11 @@ final class MemoryRoutes {
     List<JsonNode> messages = body.array("messages");
     Long ttl = body.positive("ttl_seconds");
     body.check();
-    MemoryStore.NewMessages appended = new MemoryStore.NewMessages(conversation, query,
-        messages.stream().map(ArkBodies::compact).toList(), ttl);
-    memory.append(ArkRoutes.actor(ctx), appended)
+    // A post of no message still says which conversation the Query belongs to: its sessions show it at once.
+    Future<Void> writing = messages.isEmpty() ? events.attachQuery(ArkRoutes.actor(ctx), query, conversation)
+        : memory.append(ArkRoutes.actor(ctx), new MemoryStore.NewMessages(conversation, query,
+            messages.stream().map(ArkBodies::compact).toList(), ttl));
+    writing
         .onSuccess(written -> ctx.response().setStatusCode(200).putHeader("Content-Length", "0").end())
         .onFailure(ctx::fail);
   }

@@ -43,6 +43,9 @@ final class SessionsView {
   private final RetainedItems<LinkItem> links = new RetainedItems<>();
   /** Per Query name, the first message kept of it. */
   private final Map<String, LinkItem> linkOf = new HashMap<>();
+  /** The conversations posts of no message attached Queries to (facts of the events log); per Query, the first kept. */
+  private final RetainedItems<LinkItem> attachments = new RetainedItems<>();
+  private final Map<String, LinkItem> attachedOf = new HashMap<>();
   private final Map<String, SessionState> sessions = new HashMap<>();
   private final Map<String, Set<SessionState>> sessionsOfQuery = new HashMap<>();
   private final TreeMap<Long, SessionState> byVersion = new TreeMap<>();
@@ -73,7 +76,7 @@ final class SessionsView {
   }
 
   long bytes() {
-    return facts.bytes() + links.bytes();
+    return facts.bytes() + links.bytes() + attachments.bytes();
   }
 
   /** Applies a fact once (an older one again is ignored); returns the sessions it changed and did not remove. */
@@ -88,6 +91,10 @@ final class SessionsView {
     }
     if (fact instanceof SessionFact.QueryForgotten forgotten) {
       return forget(forgotten);
+    }
+    if (fact instanceof SessionFact.QueryAttached attached) {
+      attach(attached, now);
+      return List.of();
     }
     FactItem item = new FactItem((SessionFact.Activity) fact);
     facts.add(item);
@@ -130,6 +137,18 @@ final class SessionsView {
     trim(now);
   }
 
+  /** A post of no message says which conversation a Query belongs to, as its first message would. */
+  private void attach(SessionFact.QueryAttached fact, long now) {
+    if (attachedOf.containsKey(fact.queryName())) {
+      return;
+    }
+    LinkItem attachment = new LinkItem(fact.sequence(), fact.loggedAt(), fact.queryName(), fact.conversationId());
+    attachments.add(attachment);
+    attachedOf.put(fact.queryName(), attachment);
+    relinked(fact.queryName());
+    trim(now);
+  }
+
   /** Drops what has aged out or grown beyond the bytes allowed. */
   void trim(long now) {
     facts.trim(now, settings.maxBytes(), settings.maxAgeMillis(), this::dropped);
@@ -138,12 +157,24 @@ final class SessionsView {
         relinked(link.queryName);
       }
     });
+    attachments.trim(now, settings.maxBytes(), settings.maxAgeMillis(), attachment -> {
+      if (attachedOf.remove(attachment.queryName, attachment)) {
+        relinked(attachment.queryName);
+      }
+    });
   }
 
-  /** The conversation the first kept message of a Query links it to, or null. */
+  /**
+   * The conversation the first kept message of a Query, or post of none, links it to, or null: of a message and a
+   * post, the one written first (by the writers' clocks; the post, within the same millisecond), whichever log a
+   * replica read first.
+   */
   String linked(String queryName) {
-    LinkItem link = linkOf.get(queryName);
-    return link == null ? null : link.conversationId;
+    LinkItem message = linkOf.get(queryName);
+    LinkItem attachment = attachedOf.get(queryName);
+    LinkItem first = message == null || attachment != null && attachment.appendedAt() <= message.appendedAt()
+        ? attachment : message;
+    return first == null ? null : first.conversationId;
   }
 
   byte[] session(String id) {
@@ -279,10 +310,15 @@ final class SessionsView {
   }
 
   /**
-   * The Query leaves every session, with its activities; a session left with no Query goes. Its link stays: a
-   * message says which conversation it belongs to whenever it comes back.
+   * The Query leaves every session, with its activities and what a post of no message attached it to; a session left
+   * with no Query goes. What its messages link stays: they are conversation memory's, and say it again when it comes
+   * back.
    */
   private List<SessionState> forget(SessionFact.QueryForgotten fact) {
+    LinkItem attachment = attachedOf.remove(fact.queryName());
+    if (attachment != null) {
+      attachments.drop(attachment);
+    }
     List<SessionState> changed = new ArrayList<>();
     Set<SessionState> holding = sessionsOfQuery.remove(fact.queryName());
     if (holding == null) {
@@ -317,6 +353,8 @@ final class SessionsView {
       links.drop(link);
       linkOf.remove(link.queryName, link);
     });
+    attachments.all().kept().forEach(attachments::drop);
+    attachedOf.clear();
     sessions.clear();
     sessionsOfQuery.clear();
     byVersion.clear();

@@ -39,6 +39,21 @@ public interface ReplicasContract extends StreamContract, SessionsContract, Trac
   }
 
   @AcrossReplicas
+  default void aQueryAttachedOnOneReplicaShowsItsConversationOnTheOtherRightAfter() throws Exception {
+    String session = unique("s");
+    JsonObject start = Checks.controllerEvent("QueryExecutionStart", unique("uid"), unique("q"), session,
+        java.time.Instant.now());
+    start.getJsonObject("data").remove("conversationId");
+    postEvent(ark(), start);
+    String query = start.getJsonObject("data").getString("queryName");
+    String conversation = unique("conv");
+
+    assertThat(broker().second().postJson("/messages", messages(conversation, query)).status()).isEqualTo(200);
+    assertThat(ark().get("/sessions/" + session).json().getJsonObject("queries").getJsonObject(query)
+        .getString("conversationId")).as("read on the first replica right after").isEqualTo(conversation);
+  }
+
+  @AcrossReplicas
   default void aMessageWrittenOnOneReplicaIsReadOnTheOtherRightAfter() throws Exception {
     ArkHttp[] replicas = {ark(), broker().second()};
     String conversation = unique("conv");
