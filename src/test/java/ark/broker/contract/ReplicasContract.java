@@ -41,11 +41,7 @@ public interface ReplicasContract extends StreamContract, SessionsContract, Trac
   @AcrossReplicas
   default void aQueryAttachedOnOneReplicaShowsItsConversationOnTheOtherRightAfter() throws Exception {
     String session = unique("s");
-    JsonObject start = Checks.controllerEvent("QueryExecutionStart", unique("uid"), unique("q"), session,
-        java.time.Instant.now());
-    start.getJsonObject("data").remove("conversationId");
-    postEvent(ark(), start);
-    String query = start.getJsonObject("data").getString("queryName");
+    String query = startedWithoutConversation(session);
     String conversation = unique("conv");
 
     assertThat(broker().second().postJson("/messages", messages(conversation, query)).status()).isEqualTo(200);

@@ -264,13 +264,18 @@ public interface SessionsContract extends EventsContract {
     assertThat(session(session)).isEqualTo(before);
   }
 
-  @BeyondUpstream("0.1.67 leaves the Query unattached; later releases attach it, as Ark's executors expect")
-  default void aPostOfNoMessageAttachesTheQueryToItsConversation() throws Exception {
-    String session = unique("s");
+  /** A Query of the session that started, its events naming no conversation; its name. */
+  default String startedWithoutConversation(String session) throws Exception {
     JsonObject start = controllerEvent("QueryExecutionStart", unique("uid"), unique("q"), session, Instant.now());
     start.getJsonObject("data").remove("conversationId");
     postEvent(ark(), start);
-    String query = start.getJsonObject("data").getString("queryName");
+    return start.getJsonObject("data").getString("queryName");
+  }
+
+  @BeyondUpstream("0.1.67 leaves the Query unattached; later releases attach it, as Ark's executors expect")
+  default void aPostOfNoMessageAttachesTheQueryToItsConversation() throws Exception {
+    String session = unique("s");
+    String query = startedWithoutConversation(session);
     String conversation = unique("conv");
 
     assertThat(ark().postJson("/messages", Checks.messages(conversation, query)).status()).isEqualTo(200);
@@ -290,10 +295,7 @@ public interface SessionsContract extends EventsContract {
   @Test
   default void aMessageLinksItsConversationToTheQuerysSession() throws Exception {
     String session = unique("s");
-    JsonObject start = controllerEvent("QueryExecutionStart", unique("uid"), unique("q"), session, Instant.now());
-    start.getJsonObject("data").remove("conversationId");
-    postEvent(ark(), start);
-    String query = start.getJsonObject("data").getString("queryName");
+    String query = startedWithoutConversation(session);
     String conversation = unique("conv");
     assertThat(ark().postJson("/messages", Checks.messages(conversation, query, Checks.chat("user", "hi"))).status())
         .isEqualTo(200);
