@@ -113,8 +113,14 @@ final class CreateAdmission {
     return buckets.size();
   }
 
-  /** The budgets the actor's creates spend: the effective principal's, and the acting service's total. */
+  /**
+   * The budgets the actor's creates spend: the effective principal's, and the acting service's total. An admin's
+   * spend none, for an agent or not: every request of an open broker is an admin's, and it has no budgets.
+   */
   private List<Account> accounts(Actor actor, long pending, long pendingActedFor) {
+    if (actor.principal().isAdmin()) {
+      return List.of();
+    }
     Principal asker = actor.effective();
     List<Account> accounts = new ArrayList<>(2);
     Budget own = budgets.of(asker);

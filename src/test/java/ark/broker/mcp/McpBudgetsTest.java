@@ -97,4 +97,31 @@ class McpBudgetsTest {
     assertThat(broker.as(ADMIN).listAll("status=pending&sender=" + OTHER_AGENT_NAME)).as("nothing more was asked")
         .hasSize(1);
   }
+
+  /**
+   * An open broker has no budgets, as documented: the same creates, naming the same agent, over MCP ({@code sender})
+   * and over REST ({@code X-Ark-Agent}), all go through where every agent may create two a minute and hold one.
+   */
+  @Test
+  void anOpenBrokerAppliesNoBudgetOverMcpOrRest(@TempDir Path openDir) throws Exception {
+    TestBroker open = TestBroker.start(openDir, new JsonObject().put("budgets", new JsonObject()
+        .put("maxPendingQuestions", 1).put("createsPerMinute", 2)));
+    try {
+      McpTestClient client = new McpTestClient(open.mcp).initialize();
+      for (int i = 0; i < 4; i++) {
+        JsonObject result = client.call("tools/call", new JsonObject().put("name", "ask_question").put("task",
+            new JsonObject()).put("arguments", new JsonObject().put("recipient", HUMAN_NAME).put("sender", "bot")
+            .put("content", "Over MCP, " + i + "?"))).result();
+        assertThat(result.getJsonObject("task")).as("MCP create %d: %s", i, result).isNotNull();
+        TestBroker.Response rest = open.send(HttpRequest.newBuilder(open.base.resolve("/questions"))
+            .header("Content-Type", "application/json").header("X-Ark-Agent", "ark://agents/bot")
+            .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("recipient", HUMAN_NAME)
+                .put("content", "Over REST, " + i + "?").encode())));
+        assertThat(rest.status()).as("REST create %d: %s", i, rest).isEqualTo(201);
+      }
+      assertThat(open.listAll("status=pending&sender=ark://agents/bot")).hasSize(8);
+    } finally {
+      open.close();
+    }
+  }
 }
