@@ -1,6 +1,7 @@
 package ark.broker;
 
 import ark.broker.testing.BrokerProcess;
+import ark.broker.testing.Tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
@@ -51,17 +52,22 @@ class ImageIT {
 
   private final String image = "localhost/ark-broker-test:" + UUID.randomUUID().toString().substring(0, 8);
   private String container;
+  /** Set once a build has begun: only then is there anything of this run's in buildah's store to remove. */
+  private boolean built;
 
   @BeforeEach
   void canBuildImages() throws Exception {
-    assumeTrue(onPath("buildah"), "buildah is not installed (Debian: apt-get install buildah; .ci/run does it)");
-    assumeTrue(onPath("mmdebstrap"), "mmdebstrap is not installed (Debian: apt-get install mmdebstrap; .ci/run does it)");
+    Tools.assumeOnPath("buildah", "Debian: apt-get install buildah; .ci/run does it");
+    Tools.assumeOnPath("mmdebstrap", "Debian: apt-get install mmdebstrap; .ci/run does it");
     assumeTrue(Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid")),
         "building images with buildah's chroot isolation needs root");
   }
 
   @AfterEach
   void removeWhatThisRunMade() throws Exception {
+    if (!built) {
+      return;
+    }
     if (container != null) {
       buildah(Duration.ofMinutes(2), "rm", container);
     }
@@ -83,6 +89,7 @@ class ImageIT {
       build.addAll(List.of("--volume", TRUST_STORE + ":" + TRUST_STORE + ":ro"));
     }
     build.addAll(List.of("-f", "Dockerfile", "-t", image, "."));
+    built = true;
     buildah(BUILD_TIMEOUT, build.toArray(String[]::new));
 
     JsonNode config = JSON.readTree(buildah(Duration.ofMinutes(1), "inspect", "--type", "image", image))
@@ -136,7 +143,7 @@ class ImageIT {
     }
     Path tarball = Files.createDirectories(STORE).resolve("base-" + UUID.randomUUID() + ".tar");
     try {
-      List<String> bootstrap = new ArrayList<>(List.of("mmdebstrap", "--variant=minbase",
+      List<String> bootstrap = new ArrayList<>(List.of(Tools.path("mmdebstrap"), "--variant=minbase",
           "--include=" + String.join(",", BASE_PACKAGES), suite, tarball.toString()));
       sources().ifPresent(sources -> bootstrap.add(sources.toString()));
       run(command(bootstrap), BOOTSTRAP_TIMEOUT);
@@ -177,7 +184,7 @@ class ImageIT {
 
   /** buildah on this test's own store, with the vfs driver (no overlay file system needed). */
   private static List<String> buildahCommand(String... arguments) {
-    List<String> command = new ArrayList<>(List.of("buildah", "--root", STORE.resolve("storage").toString(),
+    List<String> command = new ArrayList<>(List.of(Tools.path("buildah"), "--root", STORE.resolve("storage").toString(),
         "--runroot", STORE.resolve("run").toString(), "--storage-driver", "vfs"));
     command.addAll(List.of(arguments));
     return command;
@@ -245,10 +252,5 @@ class ImageIT {
   private static String hash(String text) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)))
         .substring(0, 12);
-  }
-
-  private static boolean onPath(String tool) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
   }
 }

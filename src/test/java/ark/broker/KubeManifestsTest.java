@@ -8,6 +8,7 @@ import ark.broker.kube.CrdSchema;
 import ark.broker.kube.KubeSettings;
 import ark.broker.logging.BrokerLogConfigurator;
 import ark.broker.testing.TestBroker;
+import ark.broker.testing.Tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -27,7 +29,11 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -58,7 +64,6 @@ import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The manifests in k8s/ render, parse, and say only what the broker really reads and serves: env names
@@ -73,6 +78,12 @@ class KubeManifestsTest {
   private static final Path WAITING_PHASE_OVERLAY = K8S.resolve("overlays/waiting-phase");
   private static final Path STOCK_QUERY_CRD = Path.of("src/test/resources/kube/ark/ark.mckinsey.com_queries.yaml");
   private static final Path DEFAULTS = Path.of("conf/broker.json");
+  /** Where the namespace of everything the kustomizations apply is set. */
+  private static final Path NAMESPACE = K8S.resolve("namespace/kustomization.yaml");
+  private static final String BROKER = "ark-broker";
+  private static final String ARK_NAMESPACE = "ark-system";
+  /** What Ark's controller looks up when it starts, to find where to send events and spans. */
+  private static final String ARK_BROKER_CONFIG_MAP = "ark-config-broker";
   /** Read by the broker's logging and by the JVM, not by the broker's configuration. */
   private static final Set<String> LOGGING_VARIABLES =
       Set.of(BrokerLogConfigurator.LEVEL_VARIABLE, BrokerLogConfigurator.ACCESS_LEVEL_VARIABLE);
@@ -100,7 +111,7 @@ class KubeManifestsTest {
 
     assertThat(kinds(base))
         .containsExactlyInAnyOrder("ServiceAccount", "Role", "RoleBinding", "ConfigMap", "StatefulSet", "Service", "MCPServer",
-            "Memory");
+            "Memory", "Job");
     StatefulSet broker = one(StatefulSet.class, base);
     assertThat(broker.getSpec().getReplicas()).isEqualTo(1);
     // The event log is on a PersistentVolumeClaim of the pod's own, not on a volume that dies with the pod.
@@ -264,7 +275,7 @@ class KubeManifestsTest {
     Container broker = container();
 
     assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
-        .isEqualTo(one(ServiceAccount.class, applied()).getMetadata().getName());
+        .isEqualTo(named(BROKER, ServiceAccount.class, applied()).getMetadata().getName());
     assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(broker.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(broker.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
@@ -301,6 +312,72 @@ class KubeManifestsTest {
     }
     assertThat(service.getSpec().getPorts()).filteredOn(port -> port.getName().equals("http"))
         .extracting(ServicePort::getPort).containsExactly(80);
+  }
+
+  /**
+   * Ark's controller looks up ark-config-broker only when it starts: the Job restarts it and the completions executor
+   * once the ConfigMap exists, unprivileged, with rights to exactly that (read the ConfigMap; read and patch those two
+   * Deployments in Ark's namespace). The namespace is set in one place, and every name and subject follows it.
+   */
+  @Test
+  void aJobRestartsArksControllerOnceTheBrokersConfigMapExistsWithRightsToThatAlone(@TempDir Path copy) throws Exception {
+    copyTree(K8S, copy.resolve("k8s"));
+    Path namespace = copy.resolve(NAMESPACE.toString());
+    Files.writeString(namespace, Files.readString(namespace).replace("namespace: default", "namespace: team-a"));
+    List<HasMetadata> objects = rendered(copy.resolve("k8s"));
+
+    assertThat(objects).filteredOn(object -> !object.getMetadata().getNamespace().equals(ARK_NAMESPACE))
+        .allSatisfy(object -> assertThat(object.getMetadata().getNamespace()).as(object.getMetadata().getName())
+            .isEqualTo("team-a"));
+    Job job = one(Job.class, objects);
+    PodSpec pod = job.getSpec().getTemplate().getSpec();
+    Container restart = pod.getContainers().get(0);
+    assertThat(pod.getContainers()).hasSize(1);
+    assertThat(restart.getImage()).as("pinned by tag").matches("[^:]+:[0-9.]+");
+    String script = String.join("\n", restart.getCommand());
+    assertThat(script).contains("get configmap " + ARK_BROKER_CONFIG_MAP)
+        .contains("for deployment in ark-controller ark-completions").contains("rollout restart deployment \"$deployment\"");
+    assertThat(script.indexOf("get configmap")).as("the ConfigMap first").isLessThan(script.indexOf("rollout restart"));
+    assertThat(restart.getEnv()).filteredOn(variable -> variable.getName().equals("ARK_NAMESPACE"))
+        .extracting(EnvVar::getValue).containsExactly(ARK_NAMESPACE);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(restart.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(restart.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(restart.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(restart.getResources().getLimits()).containsKeys("cpu", "memory");
+
+    String account = pod.getServiceAccountName();
+    assertThat(account).isNotEqualTo(BROKER);
+    assertThat(rulesBoundTo(account, "team-a", "team-a", objects)).singleElement().satisfies(rule -> {
+      assertThat(rule.getApiGroups()).containsExactly("");
+      assertThat(rule.getResources()).containsExactly("configmaps");
+      assertThat(rule.getResourceNames()).containsExactly(ARK_BROKER_CONFIG_MAP);
+      assertThat(rule.getVerbs()).containsExactly("get");
+    });
+    assertThat(rulesBoundTo(account, "team-a", ARK_NAMESPACE, objects)).singleElement().satisfies(rule -> {
+      assertThat(rule.getApiGroups()).containsExactly("apps");
+      assertThat(rule.getResources()).containsExactly("deployments");
+      assertThat(rule.getResourceNames()).containsExactlyInAnyOrder("ark-controller", "ark-completions");
+      // kubectl rollout restart reads the Deployment, then patches its pod template's annotations.
+      assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "patch");
+    });
+    assertThat(objects).filteredOn(object -> object.getMetadata().getNamespace().equals(ARK_NAMESPACE))
+        .as("named after the broker's namespace: brokers in other namespaces keep their own")
+        .extracting(object -> object.getMetadata().getName()).allMatch(name -> name.endsWith(".team-a"));
+  }
+
+  /** The rules of the Roles in {@code namespace} that RoleBindings there grant the ServiceAccount {@code account}. */
+  private static List<PolicyRule> rulesBoundTo(String account, String accountNamespace, String namespace,
+      List<HasMetadata> objects) {
+    Set<String> roles = objects.stream().filter(RoleBinding.class::isInstance).map(RoleBinding.class::cast)
+        .filter(binding -> binding.getMetadata().getNamespace().equals(namespace))
+        .filter(binding -> binding.getSubjects().stream().anyMatch(subject -> subject.getKind().equals("ServiceAccount")
+            && subject.getName().equals(account) && accountNamespace.equals(subject.getNamespace())))
+        .map(binding -> binding.getRoleRef().getName()).collect(Collectors.toSet());
+    assertThat(roles).as("roles bound to %s in %s", account, namespace).isNotEmpty();
+    return objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+        .filter(role -> role.getMetadata().getNamespace().equals(namespace) && roles.contains(role.getMetadata().getName()))
+        .flatMap(role -> role.getRules().stream()).toList();
   }
 
   /**
@@ -588,7 +665,7 @@ class KubeManifestsTest {
 
   /** What {@code kubectl kustomize dir} renders; skips the test where kubectl is not installed. */
   private static List<HasMetadata> rendered(Path dir) throws Exception {
-    assumeTrue(kubectlInstalled(), "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run does it)");
+    Tools.assumeOnPath("kubectl", "Debian: apt-get install kubernetes-client; .ci/run does it");
     return parse(kubectl("kustomize", dir.toString()));
   }
 
@@ -601,6 +678,10 @@ class KubeManifestsTest {
   private static GenericKubernetesResource mcpServer(List<HasMetadata> objects) {
     return one(GenericKubernetesResource.class, objects.stream().filter(object -> object.getKind().equals("MCPServer"))
         .toList());
+  }
+
+  private static <T extends HasMetadata> T named(String name, Class<T> type, List<HasMetadata> objects) {
+    return one(type, objects.stream().filter(object -> object.getMetadata().getName().equals(name)).toList());
   }
 
   private static <T> T one(Class<T> type, List<HasMetadata> objects) {
@@ -650,22 +731,9 @@ class KubeManifestsTest {
     }
   }
 
-  private static boolean kubectlInstalled() {
-    try {
-      Process probe = new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true).start();
-      probe.getInputStream().readAllBytes();
-      return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
-    } catch (IOException notInstalled) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
   /** Runs kubectl without a cluster (no kubeconfig) and returns what it printed. */
   private static String kubectl(String... arguments) throws Exception {
-    List<String> command = new ArrayList<>(List.of("kubectl"));
+    List<String> command = new ArrayList<>(List.of(Tools.path("kubectl")));
     command.addAll(List.of(arguments));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().put("KUBECONFIG", "/dev/null");

@@ -36,8 +36,12 @@ final class ArkErrors {
     }
     if (failure == null) {
       int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
-      send(ctx, status, code(status), status == 404 || status == 405 ? "Not found"
-          : status == 413 ? "request body is larger than the limit" : "request failed");
+      send(ctx, status, code(status), switch (status) {
+        case 404 -> "Not found";
+        case 405 -> ctx.request().method() + " is not allowed on " + ctx.request().path();
+        case 413 -> "request body is larger than the limit";
+        default -> "request failed";
+      });
       return;
     }
     StoreFailure refused = StoreFailure.of(failure);
@@ -87,7 +91,8 @@ final class ArkErrors {
       case 400 -> "VALIDATION_ERROR";
       case 401 -> "UNAUTHORIZED";
       case 403 -> "FORBIDDEN";
-      case 404, 405 -> "NOT_FOUND";
+      case 404 -> "NOT_FOUND";
+      case 405 -> "METHOD_NOT_ALLOWED";
       case 409 -> "CONFLICT";
       case 413 -> "PAYLOAD_TOO_LARGE";
       case 415 -> "UNSUPPORTED_MEDIA_TYPE";

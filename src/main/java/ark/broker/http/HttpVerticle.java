@@ -138,9 +138,10 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/*").handler(hosts).handler(dashboard::secureHeaders)
         .handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(ErrorResponses::handle);
-    for (int status : new int[] {404, 405, 413, 415, 500}) {
+    for (int status : new int[] {404, 413, 415, 500}) {
       router.errorHandler(status, ErrorResponses::handle);
     }
+    router.errorHandler(405, new AllowHeader(router, ErrorResponses::handle));
     ConnectionLimits limits = ConnectionLimits.shared(vertx, settings.limits());
     return hub.start(vertx, settings.heartbeatSeconds())
         .compose(flowing -> memoryWatches.start(vertx))

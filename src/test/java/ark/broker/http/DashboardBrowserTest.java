@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +31,8 @@ class DashboardBrowserTest {
 
   @BeforeAll
   static void drive() throws Exception {
-    Chromium.assumeInstalled();
-    NodeScript.Run run = NodeScript.run(240, "dashboard.mjs", broker.base.toString(), Chromium.PATH.toString());
+    Path chromium = Chromium.assumeInstalled();
+    NodeScript.Run run = NodeScript.run(240, "dashboard.mjs", broker.base.toString(), chromium.toString());
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     seen = new JsonObject(run.lastLine());
   }

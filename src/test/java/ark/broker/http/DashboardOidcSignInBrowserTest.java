@@ -38,10 +38,11 @@ class DashboardOidcSignInBrowserTest {
   static Path dir;
   static MockOAuth2Server issuer;
   static TestBroker broker;
+  static Path chromium;
 
   @BeforeAll
   static void start() throws Exception {
-    Chromium.assumeInstalled();
+    chromium = Chromium.assumeInstalled();
     issuer = new MockOAuth2Server();
     issuer.start(InetAddress.getLoopbackAddress(), 0);
     JsonObject oidc = new JsonObject()
@@ -85,7 +86,7 @@ class DashboardOidcSignInBrowserTest {
     issuer.enqueueCallback(carol("another-service"));
     issuer.enqueueCallback(carol(AUDIENCE));
 
-    NodeScript.Run run = NodeScript.run(120, "dashboard-signin.mjs", "oidc", broker.base.toString(), Chromium.PATH.toString());
+    NodeScript.Run run = NodeScript.run(120, "dashboard-signin.mjs", "oidc", broker.base.toString(), chromium.toString());
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     JsonObject seen = new JsonObject(run.lastLine());
 

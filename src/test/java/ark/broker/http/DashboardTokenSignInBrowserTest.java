@@ -22,10 +22,11 @@ class DashboardTokenSignInBrowserTest {
   @TempDir
   static Path dir;
   static TestBroker broker;
+  static Path chromium;
 
   @BeforeAll
   static void start() throws Exception {
-    Chromium.assumeInstalled();
+    chromium = Chromium.assumeInstalled();
     broker = TestBroker.start(dir.resolve("data"), Identities.config(dir));
   }
 
@@ -40,7 +41,7 @@ class DashboardTokenSignInBrowserTest {
   void aPastedTokenSignsInAndAnswersAreRecordedAsItsPrincipal() throws Exception {
     String tokens = new JsonObject().put("agent", AGENT).put("human", HUMAN).put("admin", ADMIN).encode();
     NodeScript.Run run = NodeScript.run(120, "dashboard-signin.mjs", "token", broker.base.toString(),
-        Chromium.PATH.toString(), tokens);
+        chromium.toString(), tokens);
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     JsonObject seen = new JsonObject(run.lastLine());
 
