@@ -56,7 +56,12 @@ import java.util.function.Function;
  */
 public final class KafkaEventLog implements EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaEventLog.class);
-  private static final Duration POLL = Duration.ofMillis(250);
+  /**
+   * How long one read waits for records. Kafka answers the consumer's fetch as soon as a record arrives, so this bounds
+   * only how often an idle replica wakes up (see {@link KafkaLogSettings#consumer}), and how late a catch-up learns
+   * of a position that compaction moved beyond the last record.
+   */
+  private static final Duration POLL = Duration.ofSeconds(1);
   private static final long RETRY_MILLIS = 500;
   private static final long METADATA_RETRY_MILLIS = 10;
   /**

@@ -132,6 +132,9 @@ public record KafkaLogSettings(String bootstrapServers, String topic, int replic
     // position), so it goes on reading soon after Kafka is back.
     config.put("default.api.timeout.ms", (int) requestTimeoutMillis);
     config.put("max.poll.records", 2000);
+    // Kafka holds a fetch that finds nothing new until a record arrives or this long has passed: an idle replica
+    // asks once a second instead of twice, and a record still reaches it as soon as Kafka has it.
+    config.put("fetch.max.wait.ms", (int) Math.min(1000, requestTimeoutMillis / 2));
     return config;
   }
 
