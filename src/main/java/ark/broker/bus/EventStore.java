@@ -35,8 +35,8 @@ public interface EventStore {
   /** Says which conversation a Query belongs to before it wrote a message, for the sessions projection only. */
   Future<Void> attachQuery(Actor actor, String queryName, String conversationId);
 
-  /** Takes a Query out of every session: the projection drops every fact of it before this one. */
-  Future<Void> forgetSessionQuery(Actor actor, String queryName);
+  /** Takes a Query out of a session: the projection drops every fact of it there before this one. */
+  Future<Void> forgetSessionQuery(Actor actor, String sessionId, String queryName);
 
   /** Forgets every session: the projection drops every fact before this one. */
   Future<Void> purgeSessions(Actor actor);

@@ -26,8 +26,8 @@ public interface QuerySessionStore {
   /** A page of the sessions the query selects, in its order, with the status counts of all it selects. */
   Future<SessionPage> page(Actor actor, SessionQuery query);
 
-  /** How many sessions list the Query, once this replica has caught up with the stores. */
-  Future<Integer> sessionsOf(Actor actor, String queryName);
+  /** The ids of the sessions that list the Query, once this replica has caught up with the stores. */
+  Future<List<String>> sessionsOf(Actor actor, String queryName);
 
   /**
    * The sessions (one, or all when {@code sessionId} is null) that changed after {@code cursor}, in the order of

@@ -21,8 +21,11 @@ public sealed interface SessionFact {
   record QueryAttached(long sequence, long loggedAt, String queryName, String conversationId) implements SessionFact {
   }
 
-  /** {@code DELETE /sessions/queries/{query}}: the Query leaves every session, with every fact of it before this one. */
-  record QueryForgotten(long sequence, long loggedAt, String queryName) implements SessionFact {
+  /**
+   * {@code DELETE /sessions/queries/{query}}, one for each session that listed the Query: it leaves the session, with
+   * every fact of it there before this one.
+   */
+  record QueryForgotten(long sequence, long loggedAt, String sessionId, String queryName) implements SessionFact {
   }
 
   /** {@code DELETE /sessions}: every fact before it is forgotten. */

@@ -54,11 +54,11 @@ sealed interface EventRecord {
     }
   }
 
-  /** A Query taken out of the sessions; its events stay. */
-  record SessionQueryForgotten(String queryName, long at) implements EventRecord {
+  /** A Query taken out of a session; its events stay. */
+  record SessionQueryForgotten(String sessionId, String queryName, long at) implements EventRecord {
     @Override
     public String key() {
-      return queryName;
+      return sessionId;
     }
   }
 
@@ -97,7 +97,7 @@ sealed interface EventRecord {
         }
         case "query-deleted" -> new QueryDeleted(record.text("query"), at);
         case "query-attached" -> new QueryAttached(record.text("query"), record.text("conversation"), at);
-        case "session-query-forgotten" -> new SessionQueryForgotten(record.text("query"), at);
+        case "session-query-forgotten" -> new SessionQueryForgotten(record.text("session"), record.text("query"), at);
         case "purged" -> new Purged(at);
         case "sessions-purged" -> new SessionsPurged(at);
         default -> throw new IOException("not an events record: type " + type);
@@ -127,6 +127,7 @@ sealed interface EventRecord {
         fields.put("conversation", attached.conversationId());
       } else if (record instanceof SessionQueryForgotten forgotten) {
         fields.put("type", "session-query-forgotten");
+        fields.put("session", forgotten.sessionId());
         fields.put("query", forgotten.queryName());
       } else if (record instanceof Purged) {
         fields.put("type", "purged");

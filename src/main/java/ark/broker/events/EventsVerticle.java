@@ -107,8 +107,8 @@ public final class EventsVerticle extends VerticleBase implements EventStore {
   }
 
   @Override
-  public Future<Void> forgetSessionQuery(Actor actor, String queryName) {
-    return write(actor, new EventRecord.SessionQueryForgotten(queryName, clock.millis())).mapEmpty();
+  public Future<Void> forgetSessionQuery(Actor actor, String sessionId, String queryName) {
+    return write(actor, new EventRecord.SessionQueryForgotten(sessionId, queryName, clock.millis())).mapEmpty();
   }
 
   @Override

@@ -62,7 +62,8 @@ final class EventsView implements AgingView<EventRecord, EventsView.Kept> {
       kept = new Kept(null, fact);
     } else if (record instanceof EventRecord.SessionQueryForgotten forgotten) {
       // Kept as the activities are: a projection that applied them learns of this on its next pull.
-      SessionFact.QueryForgotten fact = new SessionFact.QueryForgotten(position, record.at(), forgotten.queryName());
+      SessionFact.QueryForgotten fact = new SessionFact.QueryForgotten(position, record.at(), forgotten.sessionId(),
+          forgotten.queryName());
       facts.add(new KeptFact(fact));
       kept = new Kept(null, fact);
     } else if (record instanceof EventRecord.Purged) {

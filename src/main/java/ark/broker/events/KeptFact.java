@@ -16,7 +16,8 @@ final class KeptFact extends RetainedItems.Item {
   }
 
   KeptFact(SessionFact.QueryForgotten fact) {
-    super(fact.sequence(), fact.loggedAt(), Long.MAX_VALUE, BARE_WEIGHT + 2 * fact.queryName().length());
+    super(fact.sequence(), fact.loggedAt(), Long.MAX_VALUE,
+        BARE_WEIGHT + 2 * (fact.sessionId().length() + fact.queryName().length()));
     this.fact = fact;
   }
 

@@ -27,7 +27,7 @@ import java.util.function.Predicate;
  */
 final class ArkWatches<I extends SequencedItem> {
   /** How long one turn of handing items to watches may keep the event loop. */
-  static final long TURN_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long TURN_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
 
   /** An item on its way to the watches open when it arrived; {@code next} is the first not offered it yet. */
   private static final class FanOut<I extends SequencedItem> {

@@ -11,13 +11,13 @@ import java.util.List;
 
 /**
  * A JSON response around items a store holds rendered: the items go out as they are held, not copied, so a page of
- * the largest items costs the heap nothing beyond the store that keeps them. It is written a piece at a time, each
- * once the client has taken the one before: on its way to the socket a piece is copied into direct memory, which
- * is capped ({@code -XX:MaxDirectMemorySize}) and where a whole page of a full store would not fit.
+ * the largest items costs the heap nothing beyond the store that keeps them. It is written a piece at a time, going on
+ * whenever the client has taken what waited: on its way to the socket a piece is copied into direct memory, which is
+ * capped ({@code -XX:MaxDirectMemorySize}) and where a whole page of a full store would not fit.
  */
 final class ItemsBody {
   /** About how much of a response waits in direct memory for its client at once, beside Netty's write queue. */
-  static final int PIECE_BYTES = 64 * 1024;
+  private static final int PIECE_BYTES = 64 * 1024;
 
   private static final byte[] OPEN = {'['};
   private static final byte[] COMMA = {','};

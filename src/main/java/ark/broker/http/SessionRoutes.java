@@ -46,15 +46,15 @@ final class SessionRoutes {
   }
 
   /**
-   * Ark's Query finalizer: the Query leaves every session ({@code {"removed": n}}, how many listed it; 0 for one no
-   * session lists, never 404).
+   * Ark's Query finalizer: the Query leaves every session that lists it ({@code {"removed": n}}, how many did; 0 for
+   * one no session lists, never 404).
    */
   private void forgetQuery(RoutingContext ctx) {
     Actor actor = ArkRoutes.actor(ctx);
     String query = ctx.pathParam("queryName");
     sessions.sessionsOf(actor, query)
-        .compose(listing -> listing == 0 ? Future.succeededFuture(0)
-            : events.forgetSessionQuery(actor, query).map(forgotten -> listing))
+        .compose(listing -> Future.all(listing.stream()
+            .map(session -> events.forgetSessionQuery(actor, session, query)).toList()).map(forgotten -> listing.size()))
         .onSuccess(removed -> ArkRoutes.json(ctx, 200, new JsonObject().put("removed", removed)))
         .onFailure(ctx::fail);
   }

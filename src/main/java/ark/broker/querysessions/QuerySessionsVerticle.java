@@ -108,7 +108,7 @@ public final class QuerySessionsVerticle extends VerticleBase implements QuerySe
   }
 
   @Override
-  public Future<Integer> sessionsOf(Actor actor, String queryName) {
+  public Future<List<String>> sessionsOf(Actor actor, String queryName) {
     return read(actor, () -> view.sessionsOf(queryName));
   }
 

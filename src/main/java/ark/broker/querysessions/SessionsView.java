@@ -304,43 +304,44 @@ final class SessionsView {
     index(session);
   }
 
-  /** How many sessions list the Query. */
-  int sessionsOf(String queryName) {
-    return sessionsOfQuery.getOrDefault(queryName, Set.of()).size();
+  /** The ids of the sessions that list the Query. */
+  List<String> sessionsOf(String queryName) {
+    return sessionsOfQuery.getOrDefault(queryName, Set.of()).stream().map(session -> session.id).toList();
   }
 
   /**
-   * The Query leaves every session, with its activities and what a post of no message attached it to; a session left
-   * with no Query goes. What its messages link stays: they are conversation memory's, and say it again when it comes
-   * back.
+   * The Query leaves the session, with its activities there; a session left with no Query goes. Once no session lists
+   * it, what a post of no message attached it to goes too. What its messages link stays: they are conversation
+   * memory's, and say it again should it come back.
    */
   private List<SessionState> forget(SessionFact.QueryForgotten fact) {
-    LinkItem attachment = attachedOf.remove(fact.queryName());
-    if (attachment != null) {
-      attachments.drop(attachment);
+    SessionState session = sessions.get(fact.sessionId());
+    QueryState query = session == null ? null : session.queries.remove(fact.queryName());
+    if (query == null) {
+      return List.of();
     }
-    List<SessionState> changed = new ArrayList<>();
-    Set<SessionState> holding = sessionsOfQuery.remove(fact.queryName());
-    if (holding == null) {
-      return changed;
-    }
-    for (SessionState session : holding) {
-      unindex(session);
-      QueryState query = session.queries.remove(fact.queryName());
-      query.activities().forEach(activity -> {
-        facts.drop(activity);
-        meters.dropped();
-      });
-      if (session.queries.isEmpty()) {
-        sessions.remove(session.id);
-        continue;
+    Set<SessionState> holding = sessionsOfQuery.get(query.name);
+    holding.remove(session);
+    if (holding.isEmpty()) {
+      sessionsOfQuery.remove(query.name);
+      LinkItem attachment = attachedOf.remove(query.name);
+      if (attachment != null) {
+        attachments.drop(attachment);
       }
-      session.version = Math.max(session.version, fact.sequence());
-      session.recompute();
-      index(session);
-      changed.add(session);
     }
-    return changed;
+    unindex(session);
+    query.activities().forEach(activity -> {
+      facts.drop(activity);
+      meters.dropped();
+    });
+    if (session.queries.isEmpty()) {
+      sessions.remove(session.id);
+      return List.of();
+    }
+    session.version = Math.max(session.version, fact.sequence());
+    session.recompute();
+    index(session);
+    return List.of(session);
   }
 
   /** {@code DELETE /sessions}: every session goes, and what messages logged until now linked. */

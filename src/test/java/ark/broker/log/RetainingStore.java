@@ -42,8 +42,8 @@ public interface RetainingStore<R, V> {
     throw new UnsupportedOperationException("this store deletes no single key");
   }
 
-  /** The record that deletes every item of {@code group}, under any key. */
-  default R deletedGroup(String group, long at) {
+  /** The record that deletes every item of {@code group} under {@code key}. */
+  default R deletedGroup(String key, String group, long at) {
     throw new UnsupportedOperationException("this store deletes no single group");
   }
 

@@ -126,8 +126,10 @@ public final class RetentionCheck<R, V> {
       String key = key(delete.key());
       append(store.deleted(key, now), model -> model.drop(item -> item.key().equals(key), now));
     } else if (operation instanceof DeleteGroup delete) {
+      String key = key(delete.key());
       String group = group(delete.group());
-      append(store.deletedGroup(group, now), model -> model.drop(item -> item.group().equals(group), now));
+      append(store.deletedGroup(key, group, now),
+          model -> model.drop(item -> item.key().equals(key) && item.group().equals(group), now));
     } else if (operation instanceof Purge) {
       append(store.purged(now), model -> model.drop(item -> true, now));
     } else if (operation instanceof Advance advance) {

@@ -30,8 +30,8 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
   public record Delete(int key) implements Operation {
   }
 
-  /** The deletion of every item of a group, under any key. */
-  public record DeleteGroup(int group) implements Operation {
+  /** The deletion of every item of a group under a key. */
+  public record DeleteGroup(int key, int group) implements Operation {
   }
 
   /** The deletion of every item. */
@@ -59,7 +59,7 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
     return any(deletesByKey, false);
   }
 
-  /** Scenarios of a store that may also delete the items of one key, and those of one group. */
+  /** Scenarios of a store that may also delete the items of one key, and those of one group under one key. */
   public static Arbitrary<RetentionScenario> any(boolean deletesByKey, boolean deletesByGroup) {
     Arbitrary<Operation> write = Combinators.combine(Arbitraries.integers().between(0, KEYS - 1),
         Arbitraries.integers().between(0, GROUPS - 1), Arbitraries.integers().between(0, 400),
@@ -75,7 +75,8 @@ public record RetentionScenario(long maxBytes, long maxAgeMillis, List<Operation
       operations.add(Tuple.of(10, Arbitraries.integers().between(0, KEYS - 1).map(Delete::new)));
     }
     if (deletesByGroup) {
-      operations.add(Tuple.of(8, Arbitraries.integers().between(0, GROUPS - 1).map(DeleteGroup::new)));
+      operations.add(Tuple.of(8, Combinators.combine(Arbitraries.integers().between(0, KEYS - 1),
+          Arbitraries.integers().between(0, GROUPS - 1)).as(DeleteGroup::new)));
     }
     @SuppressWarnings("unchecked")
     Arbitrary<Operation> operation = Arbitraries.frequencyOf(operations.toArray(Tuple.Tuple2[]::new));

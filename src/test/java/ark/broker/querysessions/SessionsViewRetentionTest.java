@@ -51,7 +51,8 @@ class SessionsViewRetentionTest {
       if (fact instanceof SessionFact.Activity activity) {
         positioned = new SessionFact.Activity(position, activity.loggedAt(), activity.activity());
       } else if (fact instanceof SessionFact.QueryForgotten forgotten) {
-        positioned = new SessionFact.QueryForgotten(position, forgotten.loggedAt(), forgotten.queryName());
+        positioned = new SessionFact.QueryForgotten(position, forgotten.loggedAt(), forgotten.sessionId(),
+            forgotten.queryName());
       } else {
         positioned = new SessionFact.Purged(position, fact.loggedAt());
       }
@@ -92,8 +93,8 @@ class SessionsViewRetentionTest {
     }
 
     @Override
-    public SessionFact deletedGroup(String group, long at) {
-      return new SessionFact.QueryForgotten(0, at, group);
+    public SessionFact deletedGroup(String key, String group, long at) {
+      return new SessionFact.QueryForgotten(0, at, key, group);
     }
 
     @Override
