@@ -72,6 +72,7 @@ class ArkRoutesAccessTest {
       new String[] {"GET", "/sessions", null},
       new String[] {"GET", "/sessions/s-table", null},
       new String[] {"DELETE", "/sessions", null},
+      new String[] {"DELETE", "/sessions/queries/q-table", null},
       new String[] {"POST", "/v1/traces", "{\"resourceSpans\":[]}"},
       new String[] {"GET", "/traces", null},
       new String[] {"GET", "/traces?watch=true", null},
