@@ -18,21 +18,22 @@ class ConversationsHeapTest {
   @ParameterizedTest
   @ValueSource(ints = {1 << 20, 10})
   void theHeapHeldIsWhatTheBoundCounts(int contentChars) {
-    Conversations[] held = new Conversations[1];
+    long[] messages = new long[1];
     double perByte = RetainedHeap.perCountedByte(() -> {
-      held[0] = new Conversations(new MemorySettings(BOUND, Long.MAX_VALUE, 1000, 1000, 1000),
+      Conversations held = new Conversations(new MemorySettings(BOUND, Long.MAX_VALUE, 1000, 1000, 1000),
           new StoreMeters(new SimpleMeterRegistry(), "memory", "", unused -> 0, unused -> 0));
       String content = "x".repeat(contentChars);
       // Twice what the bound holds: it is full, and has dropped its oldest.
       for (long i = 1; i <= 2 * BOUND / (contentChars + 100); i++) {
         byte[] message = new JsonObject().put("role", "user").put("content", content).encode()
             .getBytes(StandardCharsets.UTF_8);
-        held[0].apply(i, new MemoryRecord.Appended("c-" + i, "q-" + i, 0, Long.MAX_VALUE, message), 0);
+        held.apply(i, new MemoryRecord.Appended("c-" + i, "q-" + i, 0, Long.MAX_VALUE, message), 0);
       }
-      return held[0].bytes();
-    });
+      messages[0] = held.size();
+      return held;
+    }, Conversations::bytes);
     System.out.println("memory, " + contentChars + " chars a message: " + perByte + " heap bytes per counted byte, "
-        + held[0].size() + " messages");
+        + messages[0] + " messages");
     assertThat(perByte).isLessThan(1.1);
   }
 }
